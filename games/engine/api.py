@@ -1,0 +1,143 @@
+"""The engine interface every game implements.
+
+Modelled on OpenSpiel's game/state API, made to fit the server: seats are named by strings, one state
+type covers simultaneous and alternating moves (``players_to_act`` lists who must choose now), and every
+action has a canonical JSON form and a human-readable text form. A state is changed only by
+``apply_actions``/``apply_action``, which validate everything before touching anything: an illegal
+action raises :class:`IllegalAction` and leaves the state as it was.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Hashable, Mapping, Sequence
+
+Action = Hashable
+JSON = Any
+
+
+class IllegalAction(ValueError):
+    """An action the rules forbid, or one that is not even well formed.
+
+    ``player`` names the seat that submitted it and ``rule`` says, in words, which rule it breaks.
+    """
+
+    def __init__(self, player: str | None, action: Any, rule: str):
+        self.player, self.action, self.rule = player, action, rule
+        who = f"{player}: " if player else ""
+        super().__init__(f"{who}illegal action {action!r}: {rule}")
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """Declared metadata of a game, as OpenSpiel's GameType: what kind of game it is."""
+
+    name: str  # short registry name, e.g. "ropasci360"
+    title: str  # display name
+    players: tuple[str, ...]  # seat names, in the game's canonical order
+    simultaneous: bool  # all seats to act choose at once
+    chance: bool = False  # chance events occur
+    perfect_information: bool = True  # observations equal the full state
+    max_turns: int | None = None
+
+
+@dataclass(frozen=True)
+class Result:
+    """How a finished game ended: ``text`` is the game's own wording (for RoPaSci 360, the referee's)."""
+
+    text: str
+    winner: str | None
+    returns: Mapping[str, float]
+
+
+@dataclass(slots=True)
+class Turn:
+    """One resolved turn: its number (from 1), each seat's action, and what happened as a consequence."""
+
+    number: int
+    actions: dict[str, Action]
+    events: list[JSON] = field(default_factory=list)
+
+
+class Game:
+    """A game definition: metadata plus conversion between actions and their JSON and text forms."""
+
+    info: GameInfo
+
+    def new_initial_state(self) -> "State":
+        raise NotImplementedError
+
+    def action_to_json(self, action: Action) -> JSON:
+        raise NotImplementedError
+
+    def action_from_json(self, data: JSON, player: str | None = None) -> Action:
+        """Parse a JSON action; raise IllegalAction (rule: malformed ...) if it is not well formed."""
+        raise NotImplementedError
+
+    def action_to_text(self, action: Action) -> str:
+        raise NotImplementedError
+
+    def action_from_text(self, text: str, player: str | None = None) -> Action:
+        raise NotImplementedError
+
+    def state_from_json(self, data: JSON) -> "State":
+        raise NotImplementedError
+
+
+class State:
+    """A position. Mutable; ``clone`` gives an independent copy."""
+
+    game: Game
+
+    # --- whose move -------------------------------------------------------------------------------
+    def players_to_act(self) -> list[str]:
+        """Seats that must choose an action now (all of them at once in a simultaneous game)."""
+        raise NotImplementedError
+
+    def is_terminal(self) -> bool:
+        raise NotImplementedError
+
+    def result(self) -> Result | None:
+        """The result once terminal, else None."""
+        raise NotImplementedError
+
+    def returns(self) -> dict[str, float]:
+        """Each seat's payoff: 1 win, 0.5 draw, 0 loss; all 0 while the game goes on."""
+        res = self.result()
+        return dict(res.returns) if res else {p: 0.0 for p in self.game.info.players}
+
+    # --- actions ------------------------------------------------------------------------------------
+    def legal_actions(self, player: str) -> Sequence[Action]:
+        """Every distinct action the seat may take now (empty if it is not to act)."""
+        raise NotImplementedError
+
+    def check_action(self, player: str, action: Action) -> None:
+        """Raise IllegalAction if ``player`` may not take ``action`` now; never mutates."""
+        raise NotImplementedError
+
+    def apply_actions(self, actions: Mapping[str, Action]) -> Turn:
+        """Apply one action for every seat in ``players_to_act`` atomically, as one turn."""
+        raise NotImplementedError
+
+    def apply_action(self, player: str, action: Action) -> Turn:
+        """Apply one seat's action; only allowed when that seat alone is to act."""
+        to_act = self.players_to_act()
+        if to_act != [player]:
+            raise IllegalAction(player, action, f"not the only seat to act (to act: {', '.join(to_act) or 'none'})")
+        return self.apply_actions({player: action})
+
+    # --- views ----------------------------------------------------------------------------------------
+    def observation(self, player: str | None) -> JSON:
+        """What ``player`` may see (None: a spectator). Equals ``to_json`` in a perfect-information game."""
+        return self.to_json()
+
+    def to_json(self) -> JSON:
+        raise NotImplementedError
+
+    def to_text(self) -> str:
+        raise NotImplementedError
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    def clone(self) -> "State":
+        raise NotImplementedError
