@@ -1,0 +1,46 @@
+# ropasci: `make run` starts the site, `make test` runs the tests.
+
+PORT ?= 8000
+PYTHON ?= python3
+VENV := .venv
+VPY := $(VENV)/bin/python
+STAMP := $(VENV)/.requirements.stamp
+CHROMIUM := /usr/bin/chromium
+
+.PHONY: setup serve run test
+
+# Virtualenv + requirements (only when requirements.txt changed),
+# database migrations and static files.
+setup: $(STAMP)
+	$(VPY) manage.py migrate --noinput
+	$(VPY) manage.py collectstatic --noinput --verbosity 0
+
+$(VPY):
+	$(PYTHON) -m venv $(VENV)
+
+$(STAMP): requirements.txt | $(VPY)
+	$(VPY) -m pip install --disable-pip-version-check -r requirements.txt
+	touch $(STAMP)
+
+serve:
+	@echo ""
+	@echo "  ropasci is starting on http://127.0.0.1:$(PORT)/"
+	@echo ""
+	@echo "  Create the first admin account with:"
+	@echo "    .venv/bin/python manage.py createsuperuser"
+	@echo "  (or non-interactively: DJANGO_SUPERUSER_USERNAME=... DJANGO_SUPERUSER_EMAIL=..."
+	@echo "   DJANGO_SUPERUSER_PASSWORD=... .venv/bin/python manage.py createsuperuser --noinput)"
+	@echo ""
+	exec $(VENV)/bin/daphne -b 127.0.0.1 -p $(PORT) ropasci.asgi:application
+
+run: setup
+	@$(MAKE) --no-print-directory serve
+
+test: setup
+	@if [ ! -x $(CHROMIUM) ]; then \
+		echo "Installing Debian's chromium for the browser tests..."; \
+		if [ "$$(id -u)" -eq 0 ]; then SUDO=; else SUDO=sudo; fi; \
+		{ $$SUDO apt-get update && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; } \
+			|| echo "warning: could not install chromium; the browser tests will be skipped (or fail with REQUIRE_SERVICES=1)"; \
+	fi
+	$(VPY) -m pytest $(PYTEST_ARGS)

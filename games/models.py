@@ -1,0 +1,150 @@
+"""Games, their seats, the append-only turn log, and pending (submitted, unresolved) actions.
+
+The turn log is the source of truth: ``Game.state`` is a cache of the engine's JSON after the last
+resolved turn, rebuilt from the log whenever the engine needs the exact state (repetition history).
+Pending actions live in their own table and are only ever shown to the seat that submitted them.
+"""
+import hashlib
+import hmac
+import secrets
+
+from django.conf import settings
+from django.db import models
+
+
+def new_game_id() -> str:
+    """Short, unguessable, URL-safe game id (spectating needs the link, playing needs a seat token)."""
+    alphabet = "abcdefghijkmnpqrstuvwxyz23456789"
+    return "".join(secrets.choice(alphabet) for _ in range(10))
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        WAITING = "waiting", "Waiting for a player"
+        ACTIVE = "active", "Active"
+        FINISHED = "finished", "Finished"
+        ABORTED = "aborted", "Aborted"
+
+    class Ending(models.TextChoices):
+        RULES = "rules", "By the rules"
+        RESIGNATION = "resignation", "Resignation"
+        TIMEOUT = "timeout", "Timeout"
+        ABORTED = "aborted", "Aborted"
+
+    class Source(models.TextChoices):
+        PLAYED = "played", "Played here"
+        IMPORTED = "imported", "Imported log"
+
+    id = models.CharField(primary_key=True, max_length=16, default=new_game_id, editable=False)
+    kind = models.CharField("game", max_length=32, default="ropasci360", db_index=True)
+    params = models.JSONField(default=dict, blank=True)
+    turn_seconds = models.PositiveIntegerField(null=True, blank=True, help_text="Per-turn time limit")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING, db_index=True)
+    result = models.CharField(max_length=200, blank=True, db_index=True)
+    ending = models.CharField(max_length=12, choices=Ending.choices, blank=True)
+    turn = models.PositiveIntegerField("turns", default=0, help_text="Number of resolved turns")
+    state = models.JSONField(null=True, blank=True, help_text="Cached engine state after the last turn")
+    turn_started = models.DateTimeField(null=True, blank=True)
+    source = models.CharField(max_length=10, choices=Source.choices, default=Source.PLAYED, db_index=True)
+    note = models.CharField(max_length=300, blank=True, help_text="e.g. why an imported log stops")
+    created = models.DateTimeField(auto_now_add=True, db_index=True)
+    updated = models.DateTimeField(auto_now=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created"]
+        indexes = [models.Index(fields=["status", "-updated"])]
+
+    def __str__(self):
+        return f"{self.kind} {self.id}"
+
+    @property
+    def is_over(self) -> bool:
+        return self.status in (self.Status.FINISHED, self.Status.ABORTED)
+
+    @property
+    def turn_deadline(self):
+        if self.turn_seconds and self.turn_started and self.status == self.Status.ACTIVE:
+            from datetime import timedelta
+            return self.turn_started + timedelta(seconds=self.turn_seconds)
+        return None
+
+    def get_absolute_url(self):
+        from django.urls import reverse
+        return reverse("game", args=[self.id])
+
+
+class Seat(models.Model):
+    class Kind(models.TextChoices):
+        HUMAN = "human", "Human"
+        BOT = "bot", "Bot"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    side = models.CharField(max_length=16)
+    kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.HUMAN)
+    bot_level = models.CharField(max_length=16, blank=True, db_index=True)
+    display_name = models.CharField(max_length=60, blank=True, db_index=True)
+    token_hash = models.CharField(max_length=64, blank=True, editable=False)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                             related_name="seats")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "side"], name="one_seat_per_side")]
+        ordering = ["game", "id"]
+
+    def __str__(self):
+        return f"{self.side}: {self.label}"
+
+    @property
+    def label(self) -> str:
+        if self.kind == self.Kind.BOT:
+            return self.display_name or f"bot ({self.bot_level})"
+        return self.display_name or ("open seat" if not self.is_claimed else "anonymous")
+
+    @property
+    def is_claimed(self) -> bool:
+        return self.kind == self.Kind.BOT or bool(self.token_hash)
+
+    def issue_token(self) -> str:
+        token = secrets.token_urlsafe(24)
+        self.token_hash = hash_token(token)
+        return token
+
+    def token_matches(self, token: str) -> bool:
+        return bool(self.token_hash) and hmac.compare_digest(self.token_hash, hash_token(token))
+
+
+class Turn(models.Model):
+    """One resolved turn: every seat's action in canonical JSON, and what followed (battles)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="turns")
+    number = models.PositiveIntegerField()
+    actions = models.JSONField()
+    events = models.JSONField(default=list, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "number"], name="one_row_per_turn")]
+        ordering = ["game", "number"]
+
+    def __str__(self):
+        return f"turn {self.number}"
+
+
+class PendingAction(models.Model):
+    """A seat's submitted action for the turn in play, secret until the turn resolves."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="pending")
+    side = models.CharField(max_length=16)
+    turn = models.PositiveIntegerField()
+    action = models.JSONField()
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "side"], name="one_pending_per_seat")]
+
+    def __str__(self):
+        return f"{self.side} (turn {self.turn})"

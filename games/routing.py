@@ -1,0 +1,3 @@
+"""WebSocket routes, wired into ``ropasci.asgi`` by Channels' URLRouter."""
+
+websocket_urlpatterns: list = []

@@ -1,0 +1,30 @@
+"""ASGI entry point: ``daphne ropasci.asgi:application``.
+
+HTTP goes to Django; WebSockets go through Channels (session/user via
+AuthMiddlewareStack, Origin checked against ALLOWED_HOSTS) to the routes in
+``games.routing.websocket_urlpatterns``.
+"""
+
+import os
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ropasci.settings")
+
+# Set Django up (apps, models) before anything that imports models.
+django_asgi_app = get_asgi_application()
+
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+
+from games.routing import websocket_urlpatterns  # noqa: E402
+
+application = ProtocolTypeRouter(
+    {
+        "http": django_asgi_app,
+        "websocket": AllowedHostsOriginValidator(
+            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+        ),
+    }
+)

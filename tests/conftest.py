@@ -1,0 +1,169 @@
+"""Shared fixtures.
+
+server        session-scoped LiveServer (Daphne + SQLite in a temp dir)
+browser       session-scoped Playwright Chromium (/usr/bin/chromium, headless)
+page          a fresh browser context + page per test
+postgres_url  URL of a reachable PostgreSQL server (skip/fail if unreachable)
+postgres_database_url  a fresh, empty PostgreSQL database, dropped afterwards
+redis_url     URL of a reachable Redis server (skip/fail if unreachable)
+
+Unreachable services and a missing Chromium skip the tests that need them,
+unless REQUIRE_SERVICES=1 (as in .ci/run), which turns the skip into a failure.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import os
+import secrets
+import socket
+from urllib.parse import urlsplit
+
+import pytest
+
+from tests.liveserver import LiveServer
+
+# Playwright's sync API marks its event loop as running in the main thread
+# between calls; Django would then refuse synchronous ORM use ("You cannot
+# call this from an async context") in tests that share the process.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+DEFAULT_POSTGRES_URL = "postgres://postgres@127.0.0.1:5432/postgres"
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
+
+
+def services_required() -> bool:
+    return os.environ.get("REQUIRE_SERVICES", "").strip() == "1"
+
+
+def unavailable(reason: str) -> None:
+    """Skip the test, or fail it when REQUIRE_SERVICES=1."""
+    if services_required():
+        pytest.fail(f"{reason} (REQUIRE_SERVICES=1, so this is an error, not a skip)", pytrace=False)
+    pytest.skip(reason)
+
+
+def require_service(name: str, host: str, port: int, timeout: float = 2.0) -> None:
+    """Skip (or fail under REQUIRE_SERVICES=1) unless host:port accepts TCP connections."""
+    try:
+        with socket.create_connection((host, port), timeout=timeout):
+            pass
+    except OSError as exc:
+        unavailable(f"{name} is not reachable at {host}:{port} ({exc}); start it to run this test")
+
+
+# -- ordering ---------------------------------------------------------------
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config, items):
+    """Run browser tests last: once Playwright has started, its loop counts as
+    running in the main thread, which async tests must not see."""
+    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
+
+
+@pytest.fixture(autouse=True)
+def _hide_playwright_loop(request):
+    """Let async tests run even after Playwright's sync API has started."""
+    if not inspect.iscoroutinefunction(getattr(request, "function", None)):
+        yield
+        return
+    loop = asyncio._get_running_loop()
+    if loop is not None:
+        asyncio._set_running_loop(None)
+    try:
+        yield
+    finally:
+        if loop is not None:
+            asyncio._set_running_loop(loop)
+
+
+# -- live server --------------------------------------------------------------
+@pytest.fixture(scope="session")
+def server():
+    """The real ASGI stack on a free port; ``server.url`` is the base URL."""
+    srv = LiveServer()
+    try:
+        srv.start()
+    except Exception as exc:
+        print(exc)
+        raise
+    yield srv
+    srv.stop()
+
+
+# -- services ---------------------------------------------------------------
+@pytest.fixture(scope="session")
+def postgres_url() -> str:
+    import dj_database_url
+
+    url = os.environ.get("TEST_POSTGRES_URL", DEFAULT_POSTGRES_URL)
+    config = dj_database_url.parse(url)
+    require_service("PostgreSQL", config.get("HOST") or "127.0.0.1", int(config.get("PORT") or 5432))
+    return url
+
+
+@pytest.fixture
+def postgres_database_url(postgres_url):
+    """A fresh, empty database ``ropasci_test_<random>`` on the PostgreSQL
+    server; yields its URL and drops it afterwards."""
+    import psycopg
+    from psycopg import sql
+
+    name = f"ropasci_test_{secrets.token_hex(6)}"
+    parts = urlsplit(postgres_url)
+    admin_conninfo = parts._replace(scheme="postgresql").geturl()
+    with psycopg.connect(admin_conninfo, autocommit=True) as conn:
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    try:
+        yield parts._replace(path=f"/{name}").geturl()
+    finally:
+        with psycopg.connect(admin_conninfo, autocommit=True) as conn:
+            conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> str:
+    url = os.environ.get("TEST_REDIS_URL", DEFAULT_REDIS_URL)
+    parts = urlsplit(url)
+    require_service("Redis", parts.hostname or "127.0.0.1", parts.port or 6379)
+    return url
+
+
+# -- browser ----------------------------------------------------------------
+@pytest.fixture(scope="session")
+def browser():
+    """Headless Chromium driven by Playwright's sync API (Debian's binary;
+    Playwright's own browser downloads are never used)."""
+    if not os.path.exists(CHROMIUM):
+        unavailable(f"{CHROMIUM} is missing (make test installs Debian's chromium package)")
+    from playwright.sync_api import sync_playwright
+
+    playwright = sync_playwright().start()
+    try:
+        chromium = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+        )
+    except BaseException:
+        playwright.stop()
+        raise
+    yield chromium
+    chromium.close()
+    playwright.stop()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context()
+    page = context.new_page()
+    yield page
+    context.close()

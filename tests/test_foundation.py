@@ -1,0 +1,192 @@
+"""The project skeleton: pages, /healthz, configuration from the environment."""
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.urls import reverse
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+# -- pages --------------------------------------------------------------------
+@pytest.mark.django_db
+def test_home_page(client):
+    response = client.get("/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert reverse("home") == "/"
+    assert "<h1" in html and "RoPaSci 360" in html
+    assert 'id="play"' in html
+    assert 'href="#main"' in html  # skip link
+    assert "htmx-" in html and "htmx-ext-ws-" in html
+
+
+@pytest.mark.django_db
+def test_login_page(client):
+    response = client.get("/accounts/login/")
+    assert response.status_code == 200
+    assert 'name="password"' in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_login_and_logout(client, django_user_model):
+    django_user_model.objects.create_user("alice", password="correct horse battery")
+    response = client.post(
+        "/accounts/login/", {"username": "alice", "password": "correct horse battery"}
+    )
+    assert response.status_code == 302 and response.url == "/"
+    assert "Log out" in client.get("/").content.decode()
+    response = client.post("/accounts/logout/")
+    assert response.status_code == 302
+    assert "Log in" in client.get("/").content.decode()
+
+
+# -- /healthz -----------------------------------------------------------------
+@pytest.mark.django_db
+def test_healthz_ok(client):
+    response = client.get("/healthz")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/json"
+    assert response.json() == {"status": "ok"}
+
+
+@pytest.mark.django_db
+def test_healthz_reports_database_failure(client, monkeypatch):
+    from django.db import connection
+    from django.db.utils import OperationalError
+
+    def broken_cursor(*args, **kwargs):
+        raise OperationalError("could not connect to server")
+
+    monkeypatch.setattr(connection, "cursor", broken_cursor)
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    body = response.json()
+    assert body["status"] == "error"
+    assert "could not connect" in body["detail"]
+
+
+def test_asgi_application_loads():
+    from channels.routing import ProtocolTypeRouter
+
+    from games.routing import websocket_urlpatterns
+    from ropasci.asgi import application
+
+    assert isinstance(application, ProtocolTypeRouter)
+    assert set(application.application_mapping) == {"http", "websocket"}
+    assert websocket_urlpatterns == []
+
+
+def test_live_server_serves_pages_and_vendored_static(server):
+    """The real Daphne stack serves the home page and every script it loads."""
+    status, html = server.get("/")
+    assert status == 200
+    scripts = re.findall(r'<script src="([^"]+)"', html)
+    assert any("/vendor/htmx-2." in s for s in scripts), scripts
+    assert any("/vendor/htmx-ext-ws-2." in s for s in scripts), scripts
+    for src in scripts + re.findall(r'<link rel="stylesheet" href="([^"]+)"', html):
+        assert not src.startswith(("http:", "https:", "//")), f"{src} is not served locally"
+        status, _ = server.get(src)
+        assert status == 200, src
+    assert server.get("/healthz") == (200, '{"status": "ok"}')
+
+
+# -- settings from the environment -------------------------------------------
+_CONFIG_VARS = ("DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DEBUG", "ALLOWED_HOSTS")
+
+
+def load_settings(code: str, **env: str) -> subprocess.CompletedProcess:
+    """Import ropasci.settings in a fresh interpreter with ``env`` and run ``code``
+    (with the module bound to ``s``)."""
+    full_env = {k: v for k, v in os.environ.items() if k not in _CONFIG_VARS}
+    full_env.update(env)
+    return subprocess.run(
+        [sys.executable, "-c", "import json\nimport ropasci.settings as s\n" + code],
+        cwd=BASE_DIR,
+        env=full_env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def settings_json(expr: str, **env: str):
+    result = load_settings(f"print(json.dumps({expr}, default=str))", **env)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+@pytest.mark.parametrize("debug", ["0", "false", "False", "off"])
+def test_secret_key_required_when_debug_off(debug):
+    result = load_settings("print('loaded')", DEBUG=debug)
+    assert result.returncode != 0
+    assert "ImproperlyConfigured" in result.stderr
+    assert "SECRET_KEY is not set" in result.stderr
+
+
+def test_secret_key_from_env_when_debug_off():
+    got = settings_json("[s.DEBUG, s.SECRET_KEY, s.STORAGES['staticfiles']['BACKEND']]",
+                        DEBUG="0", SECRET_KEY="x" * 50)
+    assert got == [False, "x" * 50, "whitenoise.storage.CompressedManifestStaticFilesStorage"]
+
+
+def test_debug_defaults():
+    got = settings_json(
+        "[s.DEBUG, bool(s.SECRET_KEY), s.ALLOWED_HOSTS, s.STORAGES['staticfiles']['BACKEND'], "
+        "s.WHITENOISE_USE_FINDERS, s.INSTALLED_APPS[:2], s.ASGI_APPLICATION]"
+    )
+    assert got == [
+        True,
+        True,
+        ["localhost", "127.0.0.1", "[::1]", "testserver"],
+        "django.contrib.staticfiles.storage.StaticFilesStorage",
+        True,
+        ["daphne", "channels"],
+        "ropasci.asgi.application",
+    ]
+
+
+def test_allowed_hosts_from_env():
+    assert settings_json("s.ALLOWED_HOSTS", ALLOWED_HOSTS="ropasci.example, .example.org,") == [
+        "ropasci.example",
+        ".example.org",
+    ]
+
+
+def test_channel_layer_in_memory_by_default():
+    assert settings_json("s.CHANNEL_LAYERS['default']['BACKEND']") == (
+        "channels.layers.InMemoryChannelLayer"
+    )
+
+
+def test_redis_url_selects_redis_channel_layer():
+    layer = settings_json("s.CHANNEL_LAYERS['default']", REDIS_URL="redis://redis.example:6380/2")
+    assert layer == {
+        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "CONFIG": {"hosts": ["redis://redis.example:6380/2"]},
+    }
+
+
+def test_default_database_is_sqlite_file():
+    db = settings_json("s.DATABASES['default']")
+    assert db["ENGINE"] == "django.db.backends.sqlite3"
+    assert db["NAME"] == str(BASE_DIR / "db.sqlite3")
+    assert db["OPTIONS"]["timeout"] == 20
+    assert db["OPTIONS"]["init_command"] == "PRAGMA journal_mode=WAL;"
+    assert db["CONN_MAX_AGE"] == 0
+
+
+def test_database_url_selects_postgres():
+    db = settings_json(
+        "s.DATABASES['default']", DATABASE_URL="postgres://game:s3cret@db.example:5433/ropasci"
+    )
+    assert db["ENGINE"] == "django.db.backends.postgresql"
+    assert (db["NAME"], db["USER"], db["PASSWORD"], db["HOST"], db["PORT"]) == (
+        "ropasci", "game", "s3cret", "db.example", 5433,
+    )
+    assert "init_command" not in db.get("OPTIONS", {})
