@@ -1,0 +1,113 @@
+"""Geometry for drawing a RoPaSci 360 position as SVG: the same drawing on the game page, the replay
+viewer, embeds and the server-rendered preview image. Presentation only: it reads the engine's state JSON
+and never decides what is legal.
+"""
+from __future__ import annotations
+
+import math
+
+SIZE = 30.0  # hex circumradius in SVG units
+SQRT3 = math.sqrt(3)
+PLAYER_NAMES = {"upper": "Upper", "lower": "Lower"}
+SYMBOL_NAMES = {"r": "rock", "p": "paper", "s": "scissors"}
+HEXES = [(r, q) for r in range(4, -5, -1) for q in range(-4, 5) if abs(r + q) <= 4]
+
+
+def centre(r: int, q: int, flipped: bool = False) -> tuple[float, float]:
+    """Pixel centre of hex (r, q): row +4 on top (Upper's home), or at the bottom when flipped."""
+    x, y = SQRT3 * SIZE * (q + r / 2), -1.5 * SIZE * r
+    return (-x, -y) if flipped else (x, y)
+
+
+def _points(x: float, y: float, radius: float = SIZE) -> str:
+    return " ".join(f"{x + radius * math.cos(math.radians(60 * i - 30)):.1f},"
+                    f"{y + radius * math.sin(math.radians(60 * i - 30)):.1f}" for i in range(6))
+
+
+def _symbol_shape(symbol: str, x: float, y: float) -> dict:
+    """A distinct outline per symbol (not only a letter or a colour): rock a circle, paper a square,
+    scissors a triangle."""
+    k = SIZE * 0.62
+    if symbol == "r":
+        return {"tag": "circle", "cx": f"{x:.1f}", "cy": f"{y:.1f}", "r": f"{k:.1f}"}
+    if symbol == "p":
+        return {"tag": "rect", "x": f"{x - k * 0.85:.1f}", "y": f"{y - k * 0.85:.1f}",
+                "w": f"{k * 1.7:.1f}", "h": f"{k * 1.7:.1f}"}
+    pts = " ".join(f"{x + k * math.cos(math.radians(a)):.1f},{y + k * math.sin(math.radians(a)):.1f}"
+                   for a in (-90, 30, 150))
+    return {"tag": "polygon", "points": pts}
+
+
+def board_context(state: dict | None, *, flipped: bool = False, marks: dict | None = None,
+                  moves: list | None = None) -> dict:
+    """Everything the board template needs.
+
+    ``marks`` maps (r, q) to a CSS class (e.g. ``battle``, ``moved``); ``moves`` is a list of
+    (player, kind, from_hex or None, to_hex) drawn as arrows (slides, swings) or rings (throws).
+    """
+    state = state or {"tokens": [], "turn": 0}
+    marks = marks or {}
+    xs = [centre(r, q, flipped)[0] for r, q in HEXES]
+    ys = [centre(r, q, flipped)[1] for r, q in HEXES]
+    pad = SIZE * 1.1
+    view = (min(xs) - pad, min(ys) - pad, max(xs) - min(xs) + 2 * pad, max(ys) - min(ys) + 2 * pad)
+    cells = []
+    for r, q in HEXES:
+        x, y = centre(r, q, flipped)
+        cells.append({"r": r, "q": q, "x": f"{x:.1f}", "y": f"{y:.1f}", "points": _points(x, y, SIZE - 1),
+                      "cls": marks.get((r, q), ""), "label_y": f"{y + SIZE * 0.78:.1f}"})
+    # Tokens: both players can share a hex (same symbol); offset them so both stay visible.
+    by_hex: dict[tuple[int, int], list] = {}
+    for t in state.get("tokens", []):
+        by_hex.setdefault(tuple(t["hex"]), []).append(t)
+    tokens = []
+    for (r, q), group in by_hex.items():
+        x, y = centre(r, q, flipped)
+        for i, t in enumerate(sorted(group, key=lambda t: t["player"] != "upper")):
+            dx = (i - (len(group) - 1) / 2) * SIZE * 0.55
+            tx = x + dx
+            tokens.append({
+                "r": r, "q": q, "player": t["player"], "symbol": t["symbol"], "count": t["count"],
+                "x": f"{tx:.1f}", "y": f"{y:.1f}", "shape": _symbol_shape(t["symbol"], tx, y),
+                "letter": t["symbol"].upper() if t["player"] == "upper" else t["symbol"],
+                "badge_x": f"{tx + SIZE * 0.5:.1f}", "badge_y": f"{y - SIZE * 0.45:.1f}",
+                "label": f"{PLAYER_NAMES[t['player']]} {SYMBOL_NAMES[t['symbol']]}"
+                         + (f" ×{t['count']}" if t["count"] > 1 else "") + f" on ({r}, {q})",
+            })
+    arrows = []
+    for player, kind, src, dst in moves or []:
+        x2, y2 = centre(*dst, flipped)
+        if src is None:
+            arrows.append({"player": player, "kind": kind, "throw": True, "x": f"{x2:.1f}", "y": f"{y2:.1f}",
+                           "r": f"{SIZE * 0.85:.1f}"})
+            continue
+        x1, y1 = centre(*src, flipped)
+        # Stop short of the centres so the arrow does not hide the tokens.
+        d = math.hypot(x2 - x1, y2 - y1) or 1
+        sx, sy = x1 + (x2 - x1) * SIZE * 0.45 / d, y1 + (y2 - y1) * SIZE * 0.45 / d
+        ex, ey = x2 - (x2 - x1) * SIZE * 0.45 / d, y2 - (y2 - y1) * SIZE * 0.45 / d
+        arrows.append({"player": player, "kind": kind, "throw": False, "x1": f"{sx:.1f}", "y1": f"{sy:.1f}",
+                       "x2": f"{ex:.1f}", "y2": f"{ey:.1f}"})
+    return {"view_box": " ".join(f"{v:.1f}" for v in view), "cells": cells, "tokens": tokens, "arrows": arrows,
+            "turn": state.get("turn", 0), "flipped": flipped}
+
+
+def turn_moves(actions: dict) -> list:
+    """A resolved turn's actions (canonical JSON per side) as ``moves`` for ``board_context``."""
+    moves = []
+    for player, a in actions.items():
+        if a[0] == "THROW":
+            moves.append((player, "throw", None, tuple(a[2])))
+        else:
+            moves.append((player, a[0].lower(), tuple(a[1]), tuple(a[2])))
+    return moves
+
+
+def turn_marks(actions: dict, events: list) -> dict:
+    """Hexes to highlight after a turn: where tokens landed, and where battles were fought."""
+    marks = {}
+    for a in actions.values():
+        marks[tuple(a[2])] = "moved"
+    for e in events:
+        marks[tuple(e["hex"])] = "battle"
+    return marks
