@@ -1,3 +1,7 @@
-"""WebSocket routes, wired into ``ropasci.asgi`` by Channels' URLRouter."""
+from django.urls import path
 
-websocket_urlpatterns: list = []
+from . import consumers
+
+websocket_urlpatterns = [
+    path("ws/games/<str:game_id>", consumers.GameConsumer.as_asgi()),
+]

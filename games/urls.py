@@ -1,8 +1,19 @@
 from django.urls import path
 
-from . import views
+from . import api, replay, views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
-]
+    path("games/new", views.new_game, name="new_game"),
+    path("games/<str:game_id>", views.game_page, name="game"),
+    path("games/<str:game_id>/join", views.join, name="join"),
+    path("games/<str:game_id>/act", views.act, name="act"),
+    path("games/<str:game_id>/resign", views.resign, name="resign"),
+    path("games/<str:game_id>/replay", replay.replay_page, name="replay"),
+    path("api/games", api.create, name="api_games"),
+    path("api/games/<str:game_id>", api.detail, name="api_game"),
+    path("api/games/<str:game_id>/actions", api.actions, name="api_actions"),
+    path("api/games/<str:game_id>/resign", api.resign, name="api_resign"),
+    path("api/games/<str:game_id>/log.txt", api.log_txt, name="log_txt"),
+] + replay.urlpatterns

@@ -29,3 +29,23 @@ def healthz(request: HttpRequest) -> JsonResponse:
             status=503,
         )
     return JsonResponse({"status": "ok"})
+
+
+def new_game(request):
+    raise NotImplementedError
+
+
+def game_page(request, game_id):
+    raise NotImplementedError
+
+
+def join(request, game_id):
+    raise NotImplementedError
+
+
+def act(request, game_id):
+    raise NotImplementedError
+
+
+def resign(request, game_id):
+    raise NotImplementedError

@@ -18,13 +18,14 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from games.live import ServerLoop  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
-application = ProtocolTypeRouter(
+application = ServerLoop(ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(
             AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
         ),
     }
-)
+))

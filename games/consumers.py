@@ -1,0 +1,74 @@
+"""The game WebSocket: every open page of a game (players and spectators) joins the game's group and
+gets the board and turn panel as htmx out-of-band fragments, at once on (re)connect and after each change.
+
+Thin by design: authenticate (the seat token in the signed session), check the message's shape, call one
+service function, relay. Rendering is per connection, so a player sees their own pending action and
+nobody else does.
+"""
+from __future__ import annotations
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+from . import live, presenters, seatsession, services
+from .models import Game
+
+
+class GameConsumer(AsyncJsonWebsocketConsumer):
+    async def connect(self):
+        self.game_id = self.scope["url_route"]["kwargs"]["game_id"]
+        if not await database_sync_to_async(Game.objects.filter(pk=self.game_id).exists)():
+            await self.close(code=4404)
+            return
+        self.seat = await database_sync_to_async(seatsession.recall)(self.scope.get("session"), self.game_id)
+        self.group = live.group_name(self.game_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self.send_view()
+
+    async def disconnect(self, code):
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive_json(self, content, **kwargs):
+        """Messages: {"type": "sync"}, {"type": "submit", "turn": N, "action": [...]}, {"type": "resign"}."""
+        kind = content.get("type") if isinstance(content, dict) else None
+        if kind == "sync":
+            await self.send_view()
+            return
+        if kind not in ("submit", "resign"):
+            await self.send_error('unknown message; expected {"type": "sync" | "submit" | "resign"}')
+            return
+        if self.seat is None:
+            await self.send_error("you are watching: only a player can act")
+            return
+        token = self.seat[1]
+        try:
+            if kind == "submit":
+                if "turn" not in content or "action" not in content:
+                    raise services.BadRequest('expected {"type": "submit", "turn": N, "action": [...]}')
+                await database_sync_to_async(services.submit_action)(self.game_id, token, content["turn"],
+                                                                     content["action"])
+            else:
+                await database_sync_to_async(services.resign)(self.game_id, token)
+        except services.ServiceError as exc:
+            await self.send_error(exc.message)
+            return
+        await self.send_view()
+
+    async def receive(self, text_data=None, bytes_data=None, **kwargs):
+        try:
+            await super().receive(text_data=text_data, bytes_data=bytes_data, **kwargs)
+        except ValueError:
+            await self.send_error("malformed JSON")
+
+    async def game_changed(self, event):
+        await self.send_view()
+
+    async def send_view(self):
+        side = self.seat[0] if self.seat else None
+        html = await database_sync_to_async(presenters.live_fragments)(self.game_id, side)
+        await self.send(text_data=html)
+
+    async def send_error(self, message: str):
+        await self.send(text_data=presenters.error_fragment(message))

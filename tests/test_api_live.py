@@ -1,0 +1,107 @@
+"""Long-polling and WebSockets against the real ASGI stack (in-process channel layer, real database)."""
+import asyncio
+import json
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.contrib.sessions.backends.db import SessionStore
+from django.test import AsyncClient
+
+from games import seatsession, services
+from ropasci.asgi import application
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+HEADERS = [(b"origin", b"http://testserver"), (b"host", b"testserver")]
+
+
+async def new_game():
+    return await sync_to_async(services.create_game)("ropasci360", {"upper": "human", "lower": "human"})
+
+
+async def submit(created, side, turn, action):
+    return await sync_to_async(services.submit_action)(created.game.id, created.tokens[side], turn, action)
+
+
+async def test_wait_turn_wakes_up_when_the_turn_resolves():
+    created = await new_game()
+    client = AsyncClient()
+    waiter = asyncio.ensure_future(client.get(f"/api/games/{created.game.id}?wait_turn=1"))
+    await submit(created, "upper", 1, ["THROW", "r", [4, 0]])
+    await asyncio.sleep(0)  # let the waiter subscribe; correctness does not depend on it
+    assert not waiter.done()
+    await submit(created, "lower", 1, ["THROW", "s", [-4, 0]])
+    response = await asyncio.wait_for(waiter, 10)
+    assert response.status_code == 200 and response.json()["turn"] == 1
+
+
+async def connect(game_id, session_key=None):
+    headers = list(HEADERS)
+    if session_key:
+        headers.append((b"cookie", f"sessionid={session_key}".encode()))
+    comm = WebsocketCommunicator(application, f"/ws/games/{game_id}", headers=headers)
+    connected, code = await comm.connect()
+    return comm, connected, code
+
+
+async def test_spectator_gets_board_at_once_and_after_each_turn():
+    created = await new_game()
+    comm, connected, _ = await connect(created.game.id)
+    assert connected
+    first = await comm.receive_from(timeout=5)
+    assert 'id="board"' in first and 'data-turn="0"' in first
+    await submit(created, "upper", 1, ["THROW", "r", [4, 0]])
+    await submit(created, "lower", 1, ["THROW", "s", [-4, 0]])
+    frames = [await comm.receive_from(timeout=5)]
+    while 'data-turn="1"' not in frames[-1]:
+        frames.append(await comm.receive_from(timeout=5))
+    assert 'data-player="upper"' in frames[-1] and 'data-symbol="s"' in frames[-1]
+    await comm.disconnect()
+
+
+async def test_unknown_game_closes_and_bad_messages_get_errors():
+    comm, connected, code = await connect("nosuchgame")
+    assert not connected and code == 4404
+    created = await new_game()
+    comm, connected, _ = await connect(created.game.id)
+    await comm.receive_from(timeout=5)
+    await comm.send_to(text_data="{not json")
+    assert "malformed JSON" in await comm.receive_from(timeout=5)
+    await comm.send_json_to({"type": "dance"})
+    assert "unknown message" in await comm.receive_from(timeout=5)
+    await comm.send_json_to({"type": "submit", "turn": 1, "action": ["THROW", "r", [4, 0]]})
+    assert "only a player can act" in await comm.receive_from(timeout=5)
+    await comm.disconnect()
+
+
+async def test_player_submits_over_the_socket_and_errors_change_nothing():
+    created = await new_game()
+
+    def session_for(side):
+        s = SessionStore()
+        seatsession.remember(s, created.game.id, side, created.tokens[side])
+        s.save()
+        return s.session_key
+
+    key = await sync_to_async(session_for)("upper")
+    comm, connected, _ = await connect(created.game.id, key)
+    assert connected
+    await comm.receive_from(timeout=5)
+    await comm.send_json_to({"type": "submit", "turn": 1, "action": ["THROW", "r", [0, 0]]})
+    assert "must land in its first 1 row" in await comm.receive_from(timeout=5)
+    await comm.send_json_to({"type": "submit", "turn": 3, "action": ["THROW", "r", [4, 0]]})
+    assert "stale turn" in await comm.receive_from(timeout=5)
+    await comm.send_json_to({"type": "submit", "action": ["THROW", "r", [4, 0]]})
+    assert "expected" in await comm.receive_from(timeout=5)
+    game = await sync_to_async(services.get_game)(created.game.id)
+    assert await sync_to_async(lambda: game.pending.count())() == 0
+    await comm.send_json_to({"type": "submit", "turn": 1, "action": ["THROW", "r", [4, 0]]})
+    await comm.receive_from(timeout=5)
+    assert await sync_to_async(lambda: list(game.pending.values_list("side", flat=True)))() == ["upper"]
+    await comm.send_json_to({"type": "resign"})
+    frames = [await comm.receive_from(timeout=5)]
+    game = await sync_to_async(services.get_game)(created.game.id)
+    assert game.result == "winner: lower" and game.ending == "resignation"
+    await comm.disconnect()
+    json.dumps(frames)
