@@ -14,6 +14,7 @@ unless REQUIRE_SERVICES=1 (as in .ci/run), which turns the skip into a failure.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
 import os
 import secrets
@@ -112,10 +113,9 @@ def postgres_url() -> str:
     return url
 
 
-@pytest.fixture
-def postgres_database_url(postgres_url):
-    """A fresh, empty database ``ropasci_test_<random>`` on the PostgreSQL
-    server; yields its URL and drops it afterwards."""
+@contextlib.contextmanager
+def fresh_postgres_database(postgres_url: str):
+    """Create an empty database ``ropasci_test_<random>`` on the server, yield its URL, drop it after."""
     import psycopg
     from psycopg import sql
 
@@ -129,6 +129,13 @@ def postgres_database_url(postgres_url):
     finally:
         with psycopg.connect(admin_conninfo, autocommit=True) as conn:
             conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+
+
+@pytest.fixture
+def postgres_database_url(postgres_url):
+    """A fresh, empty PostgreSQL database for one test."""
+    with fresh_postgres_database(postgres_url) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")
