@@ -29,10 +29,12 @@ def group_name(game_id: str) -> str:
 
 
 def game_changed(game_id: str, turn: int) -> None:
-    """Called after a committed change to a game."""
+    """Called after a committed change to a game. Bot moves and clocks run only in server processes
+    (a management command that changes a game only broadcasts; servers resume bots on their own)."""
     broadcast(game_id, turn)
-    schedule_bots(game_id)
-    arm_clock(game_id)
+    if MAIN_LOOP is not None and MAIN_LOOP.is_running():
+        schedule_bots(game_id)
+        arm_clock(game_id)
 
 
 def broadcast(game_id: str, turn: int) -> None:
@@ -57,8 +59,6 @@ def broadcast(game_id: str, turn: int) -> None:
 
 def schedule_bots(game_id: str) -> None:
     """Start computing every bot seat's move for the turn in play, unless already under way here."""
-    if not getattr(settings, "BOTS_ENABLED", True):
-        return
     from . import services
     from .models import Game
     game = Game.objects.filter(pk=game_id).first()

@@ -138,6 +138,11 @@ else:
     # Only correct for a single server process.
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
+# Bots ---------------------------------------------------------------------
+# Seconds of search per move for the strong bot (default: the bot's own, at most 1 s); the worker
+# pool size is BOT_WORKERS (default 2), read by games.bots.pool.
+BOT_SECONDS = float(os.environ["BOT_SECONDS"]) if os.environ.get("BOT_SECONDS") else None
+
 # Auth ---------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
