@@ -138,6 +138,7 @@ def create_game(kind: str = "ropasci360", players: dict | None = None, turn_seco
         if all(s.is_claimed for s in game.seats.all()):
             _start(game)
         game.save()
+        _after_commit(game)
     return Created(game, tokens)
 
 
