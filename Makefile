@@ -37,10 +37,10 @@ run: setup
 	@$(MAKE) --no-print-directory serve
 
 test: setup
-	@if [ ! -x $(CHROMIUM) ]; then \
-		echo "Installing Debian's chromium for the browser tests..."; \
+	@if [ ! -x $(CHROMIUM) ] || ! /sbin/ldconfig -p | grep -q libcairo.so.2; then \
+		echo "Installing Debian's chromium (browser tests) and libcairo2 (board preview images)..."; \
 		if [ "$$(id -u)" -eq 0 ]; then SUDO=; else SUDO=sudo; fi; \
-		{ $$SUDO apt-get update && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; } \
+		{ $$SUDO apt-get update && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium libcairo2; } \
 			|| echo "warning: could not install chromium; the browser tests will be skipped (or fail with REQUIRE_SERVICES=1)"; \
 	fi
 	$(VPY) -m pytest $(PYTEST_ARGS)
