@@ -81,6 +81,17 @@ def schedule_bots(game_id: str) -> None:
         future.add_done_callback(lambda f, key=key: _delivered(key, f))
 
 
+def requeue_bots(game_id: str) -> int:
+    """Compute a game's bot moves again (staff action for a stuck move): forget this process's in-flight
+    keys for the game and schedule again. Returns how many keys were forgotten. If the old computation
+    still finishes, the service refuses the second move for that turn: never a double move."""
+    with _lock:
+        stale = {key for key in _inflight if key[0] == game_id}
+        _inflight.difference_update(stale)
+    schedule_bots(game_id)
+    return len(stale)
+
+
 def _delivered(key, future) -> None:
     """Runs in the pool's callback thread: hand the move to a worker thread (or the server loop)."""
     if MAIN_LOOP is not None and MAIN_LOOP.is_running():
