@@ -21,6 +21,7 @@ log = logging.getLogger(__name__)
 MAIN_LOOP: asyncio.AbstractEventLoop | None = None
 _inflight: set[tuple[str, str, int]] = set()  # (game id, side, turn) bot moves being computed here
 _clocks: dict[str, asyncio.TimerHandle] = {}
+_failures: dict[tuple[str, str, int], int] = {}  # failed attempts per bot move, to retry a few times
 _lock = threading.Lock()
 
 
@@ -110,10 +111,18 @@ def _submit_bot_move(key, future) -> None:
         log.info("bot move for %s not used: %s", key, exc.message)
     except Exception:
         log.exception("bot move for %s failed", key)
+        failed = True
+    else:
+        failed = False
     finally:
         with _lock:
             _inflight.discard(key)
         close_old_connections()
+    if failed:  # e.g. a database lock timeout under load: try again, a few times
+        _failures[key] = _failures.get(key, 0) + 1
+        if _failures[key] <= 3:
+            schedule_bots(game_id)
+            close_old_connections()
 
 
 def resume_all() -> None:

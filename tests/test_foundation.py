@@ -75,11 +75,12 @@ def test_asgi_application_loads():
     from channels.routing import ProtocolTypeRouter
 
     from games.routing import websocket_urlpatterns
+    from games.live import ServerLoop
     from ropasci.asgi import application
 
-    assert isinstance(application, ProtocolTypeRouter)
-    assert set(application.application_mapping) == {"http", "websocket"}
-    assert websocket_urlpatterns == []
+    assert isinstance(application, ServerLoop) and isinstance(application.app, ProtocolTypeRouter)
+    assert set(application.app.application_mapping) == {"http", "websocket"}
+    assert [str(p.pattern) for p in websocket_urlpatterns] == ["ws/games/<str:game_id>"]
 
 
 def test_live_server_serves_pages_and_vendored_static(server):
