@@ -8,6 +8,7 @@ ASGI wrapper in ``ropasci/asgi.py``), so channel-layer calls never cross event l
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import threading
 
@@ -96,7 +97,10 @@ def requeue_bots(game_id: str) -> int:
 def _delivered(key, future) -> None:
     """Runs in the pool's callback thread: hand the move to a worker thread (or the server loop)."""
     if MAIN_LOOP is not None and MAIN_LOOP.is_running():
-        MAIN_LOOP.call_soon_threadsafe(lambda: MAIN_LOOP.create_task(sync_to_async(_submit_bot_move)(key, future)))
+        # A fresh context: this callback may run in a thread of asgiref's executor, whose context must not
+        # leak into the new task (it would refuse to use the executor again: "would deadlock").
+        MAIN_LOOP.call_soon_threadsafe(lambda: MAIN_LOOP.create_task(sync_to_async(_submit_bot_move)(key, future)),
+                                       context=contextvars.Context())
     else:
         threading.Thread(target=_submit_bot_move, args=(key, future), daemon=True).start()
 
@@ -159,7 +163,7 @@ def arm_clock(game_id: str) -> None:
             old.cancel()
         _clocks[game_id] = MAIN_LOOP.call_later(delay, fire)
 
-    MAIN_LOOP.call_soon_threadsafe(arm)
+    MAIN_LOOP.call_soon_threadsafe(arm, context=contextvars.Context())
 
 
 def _expire(game_id: str) -> None:

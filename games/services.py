@@ -216,6 +216,7 @@ def _submit(game: Game, side: str, turn, action) -> tuple[Game, bool]:
         _resolve(game, state, pending)
         return game, True
     game.save(update_fields=["updated"])
+    _after_commit(game)  # open pages show that (never what) this seat has chosen: services.waiting_on
     return game, False
 
 

@@ -1,17 +1,64 @@
+import json
 import logging
 
+from django.contrib import messages
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_safe
+from django.views.decorators.http import require_POST, require_safe
+
+from . import presenters, replay, seatsession, services
+from .forms import NewGameForm
+from .models import Game
 
 logger = logging.getLogger(__name__)
+
+LIST_LIMIT = 20
+
+
+def _lobby_context(request: HttpRequest, form: NewGameForm | None = None) -> dict:
+    own_ids = seatsession.game_ids(request.session)
+    played = Game.objects.filter(source=Game.Source.PLAYED).prefetch_related("seats")
+    open_games = [g for g in played.filter(status=Game.Status.WAITING).order_by("-created")[:LIST_LIMIT]]
+    live_games = list(played.filter(status=Game.Status.ACTIVE).order_by("-updated")[:LIST_LIMIT])
+    mine = []
+    if own_ids:
+        mine = list(Game.objects.filter(pk__in=own_ids).prefetch_related("seats").order_by("-updated")[:LIST_LIMIT])
+    user_games = []
+    if request.user.is_authenticated:
+        user_games = list(Game.objects.filter(seats__user=request.user).distinct()
+                          .prefetch_related("seats").order_by("-updated")[:LIST_LIMIT])
+    return {
+        "form": form or NewGameForm(),
+        "open_games": [_game_row(g, own_ids) for g in open_games],
+        "live_games": [_game_row(g, own_ids) for g in live_games],
+        "my_games": [_game_row(g, own_ids) for g in mine],
+        "user_games": [_game_row(g, own_ids) for g in user_games],
+    }
+
+
+def _game_row(game: Game, own_ids) -> dict:
+    seats = {s.side: s for s in game.seats.all()}
+    players = [{"side": side, "name": presenters.side_name(side), "label": seats[side].label if side in seats else "",
+                "open": side in seats and not seats[side].is_claimed}
+               for side in ("upper", "lower")]
+    result = presenters.result_info(game)
+    age = (timezone.now() - game.created).total_seconds()
+    return {
+        "age": "just now" if age < 60 else None,
+        "game": game,
+        "players": players,
+        "open_sides": [p for p in players if p["open"]],
+        "mine": game.id in own_ids,
+        "result": result,
+    }
 
 
 @require_safe
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "games/home.html")
+    return render(request, "games/home.html", _lobby_context(request))
 
 
 @never_cache
@@ -31,21 +78,131 @@ def healthz(request: HttpRequest) -> JsonResponse:
     return JsonResponse({"status": "ok"})
 
 
-def new_game(request):
-    raise NotImplementedError
+def not_found(request: HttpRequest, message: str = "") -> HttpResponse:
+    return render(request, "games/_not_found.html", {"message": message}, status=404)
 
 
-def game_page(request, game_id):
-    raise NotImplementedError
+def _is_htmx(request: HttpRequest) -> bool:
+    return request.headers.get("HX-Request") == "true"
 
 
-def join(request, game_id):
-    raise NotImplementedError
+def _viewer(request: HttpRequest, game: Game) -> tuple[str, str] | None:
+    """(side, token) of the seat this browser holds in ``game``, checked against the seat's token."""
+    seat = seatsession.recall(request.session, game.id)
+    if seat and any(s.side == seat[0] and s.token_matches(seat[1]) for s in game.seats.all()):
+        return seat
+    return None
 
 
-def act(request, game_id):
-    raise NotImplementedError
+def new_game(request: HttpRequest) -> HttpResponse:
+    if request.method != "POST":
+        return redirect("/#play")
+    form = NewGameForm(request.POST)
+    if not form.is_valid():
+        return render(request, "games/home.html", _lobby_context(request, form), status=400)
+    side = form.creator_side()
+    try:
+        created = services.create_game("ropasci360", form.players(side), form.cleaned_data["turn_seconds"],
+                                       claim=side, user=request.user, name=form.cleaned_data["name"])
+    except services.ServiceError as exc:
+        form.add_error(None, exc.message)
+        return render(request, "games/home.html", _lobby_context(request, form), status=exc.status)
+    if side is not None:
+        seatsession.remember(request.session, created.game.id, side, created.tokens[side])
+    return redirect(created.game)
 
 
-def resign(request, game_id):
-    raise NotImplementedError
+@require_safe
+def game_page(request: HttpRequest, game_id: str) -> HttpResponse:
+    try:
+        game = services.check_timeout(game_id)
+    except services.NotFound:
+        return not_found(request, f"There is no game “{game_id}”.")
+    seat = _viewer(request, game)
+    side = seat[0] if seat else None
+    flipped = request.GET.get("flip") == "1"
+    ctx = presenters.game_context(game, side, flipped=flipped, request=request)
+    ctx.update({"oob": False, "flipped": flipped, "server_now": timezone.now().isoformat(),
+                "share": replay.share_meta(request, game, page_url=game.get_absolute_url())})
+    return render(request, "games/game.html", ctx)
+
+
+def _done(request: HttpRequest, game_id: str, side: str | None) -> HttpResponse:
+    """After a change: the live fragments for htmx (clearing the error line), else back to the page."""
+    if _is_htmx(request):
+        # Rendered exactly as the WebSocket renders them (no request: no CSRF inputs, htmx sends the header),
+        # so the page script can tell that the same fragments arriving again change nothing.
+        html = presenters.live_fragments(game_id, side) + presenters.error_fragment("")
+        return HttpResponse(html)
+    return redirect("game", game_id)
+
+
+def _refused(request: HttpRequest, game_id: str, exc: services.ServiceError) -> HttpResponse:
+    if isinstance(exc, services.NotFound):
+        return not_found(request, exc.message)
+    if _is_htmx(request):
+        # 200 so that htmx swaps the message in; the message says what was refused and why.
+        return HttpResponse(presenters.error_fragment(exc.message))
+    messages.error(request, exc.message)
+    return redirect("game", game_id)
+
+
+@require_POST
+def join(request: HttpRequest, game_id: str) -> HttpResponse:
+    try:
+        game = services.get_game(game_id)
+        if _viewer(request, game):
+            raise services.Conflict("you already play in this game")
+        side = request.POST.get("side") or None
+        name = (request.POST.get("name") or "").strip()[:60]
+        game, side, token = services.claim_seat(game_id, side, user=request.user, name=name)
+    except services.ServiceError as exc:
+        return _refused(request, game_id, exc)
+    seatsession.remember(request.session, game.id, side, token)
+    messages.success(request, f"You play {presenters.side_name(side)}.")
+    if _is_htmx(request):
+        response = HttpResponse("")
+        response["HX-Redirect"] = game.get_absolute_url()
+        return response
+    return redirect(game)
+
+
+@require_POST
+def act(request: HttpRequest, game_id: str) -> HttpResponse:
+    seat = seatsession.recall(request.session, game_id)
+    try:
+        if seat is None:
+            services.get_game(game_id)  # 404 first
+            raise services.Forbidden("you have no seat in this game: only its players can act")
+        try:
+            turn = int(request.POST.get("turn", ""))
+        except ValueError:
+            raise services.BadRequest("'turn' must be the number of the turn being played") from None
+        raw = request.POST.get("action", "")
+        if not raw:
+            raise services.BadRequest("choose an action first")
+        try:
+            action = json.loads(raw)
+        except ValueError:
+            raise services.BadRequest("the action is not valid JSON") from None
+        services.submit_action(game_id, seat[1], turn, action)
+    except services.ServiceError as exc:
+        return _refused(request, game_id, exc)
+    return _done(request, game_id, seat[0])
+
+
+@require_POST
+def resign(request: HttpRequest, game_id: str) -> HttpResponse:
+    seat = seatsession.recall(request.session, game_id)
+    try:
+        game = services.get_game(game_id)
+        if seat is None:
+            raise services.Forbidden("you have no seat in this game: only its players can resign")
+        if request.POST.get("confirm") != "yes":
+            # Without JavaScript there was no confirmation dialog: ask on a page of its own.
+            return render(request, "games/_resign_confirm.html",
+                          {"game": game, "side_name": presenters.side_name(seat[0])})
+        services.resign(game_id, seat[1])
+    except services.ServiceError as exc:
+        return _refused(request, game_id, exc)
+    return _done(request, game_id, seat[0])

@@ -1,0 +1,507 @@
+/* ropasci game page: choosing an action by clicking or with the keyboard, flipping the board, the turn
+ * clock, and notices when a turn resolves.
+ *
+ * RULES LIVE ONLY IN THE ENGINE. The server embeds this player's legal actions (JSON, from the engine) in
+ * <script id="legal-actions">; this script only filters that list (actions from the clicked hex, throws of
+ * the chosen symbol) to highlight hexes. It never works out a move by itself.
+ *
+ * The live parts of the page (#game-head, #board-wrap, #turn-panel, #controls) are replaced by htmx
+ * (out-of-band swaps from the WebSocket and from form responses); everything here re-binds after a swap.
+ */
+(function () {
+  "use strict";
+
+  var root = document.getElementById("game");
+  if (!root) return;
+
+  var SYMBOL_NAMES = { r: "rock", p: "paper", s: "scissors" };
+  var SOUND_KEY = "ropasci.sound";
+  var COORDS_KEY = "ropasci.coords";
+  var side = root.dataset.side || "";
+  var baseTitle = document.title;
+  var serverOffset = 0; // server clock minus this clock, in ms
+  if (root.dataset.serverNow) {
+    var serverNow = Date.parse(root.dataset.serverNow);
+    if (!isNaN(serverNow)) serverOffset = serverNow - Date.now();
+  }
+
+  // What this viewer has picked so far in the turn in play (kept across swaps of the same turn).
+  var sel = { turn: null, symbol: null, from: null, choice: null };
+  var flipped = root.dataset.flipped === "1";
+  var lastFragments = {}; // id -> last server HTML swapped in, to skip swaps that change nothing
+  var status = { turn: null, over: null };
+  var unseen = false;
+
+  // ---- helpers ----------------------------------------------------------------------------------
+  function $(sel_, ctx) { return (ctx || document).querySelector(sel_); }
+  function $all(sel_, ctx) { return Array.prototype.slice.call((ctx || document).querySelectorAll(sel_)); }
+  function hexKey(h) { return h[0] + "," + h[1]; }
+  function sameHex(a, b) { return !!a && !!b && a[0] === b[0] && a[1] === b[1]; }
+  function hexText(h) { return "(" + h[0] + ", " + h[1] + ")"; }
+  function actionValue(a) { return JSON.stringify(a); }
+
+  /** The legal actions embedded by the server: [[actionJson, refereeText], ...]; [] when not to act. */
+  function legalActions() {
+    var el = document.getElementById("legal-actions");
+    if (!el) return [];
+    try { return JSON.parse(el.textContent) || []; } catch (e) { return []; }
+  }
+
+  function boardEl() { return document.getElementById("board"); }
+  function boardTurn() {
+    var b = boardEl();
+    return b ? parseInt(b.getAttribute("data-turn"), 10) : null;
+  }
+  function gameStatus() {
+    var p = document.getElementById("turn-panel");
+    return p ? p.getAttribute("data-status") : "";
+  }
+
+  function cellAt(h) { return $('#board .cell[data-r="' + h[0] + '"][data-q="' + h[1] + '"]'); }
+  function ownTokensAt(h) {
+    return $all('#board .token[data-player="' + side + '"][data-r="' + h[0] + '"][data-q="' + h[1] + '"]');
+  }
+  function hexOf(el) {
+    var n = el && el.closest ? el.closest("[data-r][data-q]") : null;
+    return n ? [parseInt(n.getAttribute("data-r"), 10), parseInt(n.getAttribute("data-q"), 10)] : null;
+  }
+
+  function movesFrom(acts, h) {
+    return acts.filter(function (e) { return e[0][0] !== "THROW" && sameHex(e[0][1], h); });
+  }
+  function throwsOf(acts, symbol) {
+    return acts.filter(function (e) { return e[0][0] === "THROW" && e[0][1] === symbol; });
+  }
+  function findChoice(acts, value) {
+    for (var i = 0; i < acts.length; i++) if (actionValue(acts[i][0]) === value) return acts[i];
+    return null;
+  }
+
+  function announce(text) {
+    var a = document.getElementById("announcer");
+    if (a) { a.textContent = ""; window.setTimeout(function () { a.textContent = text; }, 30); }
+  }
+
+  // ---- highlighting -------------------------------------------------------------------------------
+  function clearMarks() {
+    $all("#board .cell.target, #board .cell.chosen, #board .cell.from").forEach(function (c) {
+      c.classList.remove("target", "chosen", "from");
+      c.removeAttribute("tabindex");
+      c.removeAttribute("role");
+      c.removeAttribute("aria-label");
+      c.removeAttribute("aria-pressed");
+    });
+    $all("#board .token.selectable, #board .token.selected").forEach(function (t) {
+      t.classList.remove("selectable", "selected");
+      t.removeAttribute("tabindex");
+      t.setAttribute("role", "img");
+      t.removeAttribute("aria-pressed");
+      if (t.dataset.baseLabel) t.setAttribute("aria-label", t.dataset.baseLabel);
+    });
+  }
+
+  function markTarget(h, label, chosen) {
+    var c = cellAt(h);
+    if (!c) return;
+    c.classList.add("target");
+    if (chosen) c.classList.add("chosen");
+    c.setAttribute("tabindex", "0");
+    c.setAttribute("role", "button");
+    c.setAttribute("aria-label", label);
+    c.setAttribute("aria-pressed", chosen ? "true" : "false");
+  }
+
+  function refresh() {
+    var acts = legalActions();
+    clearMarks();
+    var board = boardEl();
+    if (!board) return;
+    board.classList.toggle("playable", acts.length > 0);
+    var choice = sel.choice ? findChoice(acts, sel.choice) : null;
+    if (!choice) sel.choice = null;
+
+    // Own tokens that have at least one slide or swing: selectable.
+    var fromKeys = {};
+    acts.forEach(function (e) { if (e[0][0] !== "THROW") fromKeys[hexKey(e[0][1])] = e[0][1]; });
+    Object.keys(fromKeys).forEach(function (k) {
+      ownTokensAt(fromKeys[k]).forEach(function (t) {
+        if (!t.dataset.baseLabel) t.dataset.baseLabel = t.getAttribute("aria-label") || "";
+        t.classList.add("selectable");
+        t.setAttribute("tabindex", "0");
+        t.setAttribute("role", "button");
+        var picked = sameHex(sel.from, fromKeys[k]);
+        t.setAttribute("aria-pressed", picked ? "true" : "false");
+        t.setAttribute("aria-label", t.dataset.baseLabel + (picked ? ", selected: choose a destination"
+          : ", press Enter to see its moves"));
+        if (picked) t.classList.add("selected");
+      });
+    });
+
+    if (sel.from) {
+      var fc = cellAt(sel.from);
+      if (fc) fc.classList.add("from");
+      movesFrom(acts, sel.from).forEach(function (e) {
+        var verb = e[0][0] === "SLIDE" ? "Slide" : "Swing";
+        markTarget(e[0][2], verb + " to " + hexText(e[0][2]), choice && choice === e);
+      });
+    } else if (sel.symbol) {
+      throwsOf(acts, sel.symbol).forEach(function (e) {
+        markTarget(e[0][2], "Throw " + SYMBOL_NAMES[sel.symbol] + " to " + hexText(e[0][2]), choice && choice === e);
+      });
+    }
+
+    $all("[data-throw-symbol]").forEach(function (b) {
+      b.setAttribute("aria-pressed", b.getAttribute("data-throw-symbol") === sel.symbol ? "true" : "false");
+    });
+
+    var select = document.getElementById("action-select");
+    if (select) select.value = sel.choice || "";
+    var text = document.getElementById("choice-text");
+    var confirm = document.getElementById("confirm-btn");
+    var clear = document.getElementById("clear-btn");
+    if (text) {
+      var msg;
+      if (choice) msg = "Your choice: " + choice[1] + ". Confirm to submit it.";
+      else if (sel.from) msg = "Token on " + hexText(sel.from) + " selected: click a highlighted hex.";
+      else if (sel.symbol) msg = "Throwing " + SYMBOL_NAMES[sel.symbol] + ": click a highlighted hex.";
+      else msg = "Nothing chosen yet.";
+      if (text.textContent !== msg) text.textContent = msg;
+    }
+    if (confirm) confirm.disabled = !choice;
+    if (clear) clear.hidden = !(choice || sel.from || sel.symbol);
+  }
+
+  // ---- choosing --------------------------------------------------------------------------------------
+  function choose(entry, byKeyboard) {
+    sel.choice = actionValue(entry[0]);
+    refresh();
+    if (byKeyboard) {
+      var confirm = document.getElementById("confirm-btn");
+      if (confirm) confirm.focus();
+    }
+  }
+
+  function activateHex(h, byKeyboard) {
+    var acts = legalActions();
+    if (!acts.length || !h) return;
+    var i;
+    if (sel.symbol) {
+      var throws = throwsOf(acts, sel.symbol);
+      for (i = 0; i < throws.length; i++) if (sameHex(throws[i][0][2], h)) { choose(throws[i], byKeyboard); return; }
+    }
+    if (sel.from) {
+      if (sameHex(sel.from, h)) { sel.from = null; sel.choice = null; refresh(); return; }
+      var moves = movesFrom(acts, sel.from);
+      for (i = 0; i < moves.length; i++) if (sameHex(moves[i][0][2], h)) { choose(moves[i], byKeyboard); return; }
+    }
+    if (movesFrom(acts, h).length) {
+      sel.from = h; sel.symbol = null; sel.choice = null;
+      refresh();
+      if (byKeyboard) {
+        var first = $("#board .cell.target");
+        if (first) first.focus();
+      }
+      return;
+    }
+    sel.from = null; sel.choice = null;
+    refresh();
+  }
+
+  function pickSymbol(symbol) {
+    sel.symbol = sel.symbol === symbol ? null : symbol;
+    sel.from = null; sel.choice = null;
+    refresh();
+  }
+
+  function resetSelection() { sel.symbol = null; sel.from = null; sel.choice = null; }
+
+  // ---- flip, coordinates, sound ---------------------------------------------------------------------
+  function applyBoardView() {
+    var board = boardEl();
+    if (!board) return;
+    // The server draws Upper on top (or turned, for ?flip=1); turn it here when the viewer wants otherwise.
+    var turned = flipped !== board.classList.contains("flipped");
+    if (turned && !board.dataset.origins) {
+      // Turning the drawing about the board's centre turns each token and label upside down: turn each
+      // back about its own centre (the letter's position, the label's anchor).
+      $all(".token", board).forEach(function (t) {
+        var letter = t.querySelector(".letter");
+        if (letter) t.style.transformOrigin = letter.getAttribute("x") + "px " + letter.getAttribute("y") + "px";
+      });
+      $all(".coord", board).forEach(function (c) {
+        c.style.transformOrigin = c.getAttribute("x") + "px " + (parseFloat(c.getAttribute("y")) - 3) + "px";
+      });
+      board.dataset.origins = "1";
+    }
+    board.classList.toggle("turned", turned);
+    var coords = document.getElementById("coords-toggle");
+    board.classList.toggle("show-coords", !!(coords && coords.checked));
+    var link = document.getElementById("flip-link");
+    if (link) {
+      link.setAttribute("aria-pressed", flipped ? "true" : "false");
+      link.setAttribute("href", "?flip=" + (flipped ? "0" : "1"));
+    }
+  }
+
+  function storageGet(key) { try { return window.localStorage.getItem(key); } catch (e) { return null; } }
+  function storageSet(key, value) { try { window.localStorage.setItem(key, value); } catch (e) { /* private mode */ } }
+
+  var audio = null;
+  function beep() {
+    var Ctx = window.AudioContext || window.webkitAudioContext;
+    if (!Ctx) return;
+    try {
+      audio = audio || new Ctx();
+      if (audio.state === "suspended") audio.resume();
+      var t = audio.currentTime;
+      var osc = audio.createOscillator();
+      var gain = audio.createGain();
+      osc.type = "sine";
+      osc.frequency.setValueAtTime(880, t);
+      osc.frequency.exponentialRampToValueAtTime(660, t + 0.18);
+      gain.gain.setValueAtTime(0.0001, t);
+      gain.gain.exponentialRampToValueAtTime(0.25, t + 0.02);
+      gain.gain.exponentialRampToValueAtTime(0.0001, t + 0.25);
+      osc.connect(gain);
+      gain.connect(audio.destination);
+      osc.start(t);
+      osc.stop(t + 0.3);
+    } catch (e) { /* no sound then */ }
+  }
+  function soundOn() { return storageGet(SOUND_KEY) === "1"; }
+
+  // ---- turn clock -----------------------------------------------------------------------------------
+  function tick() {
+    $all("[data-deadline]").forEach(function (el) {
+      var deadline = Date.parse(el.getAttribute("data-deadline"));
+      if (isNaN(deadline)) return;
+      var left = Math.max(0, Math.ceil((deadline - (Date.now() + serverOffset)) / 1000));
+      var m = Math.floor(left / 60), s = left % 60;
+      var text = left > 0 ? (m + ":" + (s < 10 ? "0" : "") + s + " left to choose") : "Time is up";
+      if (el.textContent !== text) el.textContent = text;
+      el.classList.toggle("urgent", left <= 10);
+    });
+  }
+
+  // ---- after every swap ----------------------------------------------------------------------------
+  function onTurnChange(turn, over) {
+    if (status.turn === null) { status.turn = turn; status.over = over; return; }
+    if (turn === status.turn && over === status.over) return;
+    var resolved = turn > status.turn;
+    status.turn = turn; status.over = over;
+    var err = document.getElementById("game-error");
+    if (err && resolved) err.textContent = "";
+    var headline = $("#turn-panel .result-headline");
+    var what = over ? (headline ? headline.textContent.trim() : "Game over") : "Turn " + turn + " resolved";
+    var moves = $all("#turn-panel .last-turn li").map(function (li) { return li.textContent.trim(); }).join(". ");
+    announce(what + (moves && resolved ? ". " + moves : ""));
+    if (document.hidden) {
+      unseen = true;
+      document.title = "● " + (over ? "Game over" : "Turn " + turn + " resolved") + " — ropasci";
+      if (soundOn()) beep();
+    }
+  }
+
+  function bind() {
+    var turn = boardTurn();
+    if (turn !== sel.turn) { resetSelection(); sel.turn = turn; }
+    var over = gameStatus() === "finished" || gameStatus() === "aborted";
+    onTurnChange(turn, over);
+    // The invite link: make it absolute (the live fragment only knows the path).
+    var invite = document.getElementById("invite-link");
+    if (invite && invite.value.charAt(0) === "/") invite.value = new URL(invite.value, window.location.href).href;
+    applyBoardView();
+    refresh();
+    tick();
+  }
+
+  // ---- events --------------------------------------------------------------------------------------
+  document.addEventListener("click", function (evt) {
+    var t = evt.target;
+    if (!(t instanceof Element)) return;
+    var symBtn = t.closest("[data-throw-symbol]");
+    if (symBtn) { pickSymbol(symBtn.getAttribute("data-throw-symbol")); return; }
+    if (t.closest("#clear-btn")) { resetSelection(); refresh(); return; }
+    var copy = t.closest("[data-copy]");
+    if (copy) { copyLink(copy); return; }
+    if (t.closest("#flip-link")) {
+      evt.preventDefault();
+      flipped = !flipped;
+      applyBoardView();
+      try {
+        var url = new URL(window.location.href);
+        if (flipped) url.searchParams.set("flip", "1"); else url.searchParams.delete("flip");
+        window.history.replaceState(null, "", url.toString());
+      } catch (e) { /* old browser: the page just keeps its URL */ }
+      return;
+    }
+    if (t.closest("#board")) activateHex(hexOf(t), false);
+  });
+
+  document.addEventListener("keydown", function (evt) {
+    var t = evt.target;
+    if (!(t instanceof Element)) return;
+    if (evt.key === "Escape" && (sel.from || sel.symbol || sel.choice)) { resetSelection(); refresh(); return; }
+    if (evt.key === " " && t.id === "flip-link") { evt.preventDefault(); t.click(); return; }
+    if ((evt.key === "Enter" || evt.key === " ") && t.closest("#board") && t.hasAttribute("tabindex")) {
+      evt.preventDefault();
+      activateHex(hexOf(t), true);
+    }
+  });
+
+  document.addEventListener("change", function (evt) {
+    var t = evt.target;
+    if (t.id === "action-select") {
+      var entry = findChoice(legalActions(), t.value);
+      if (!entry) { resetSelection(); refresh(); return; }
+      if (entry[0][0] === "THROW") { sel.symbol = entry[0][1]; sel.from = null; }
+      else { sel.from = entry[0][1]; sel.symbol = null; }
+      sel.choice = t.value;
+      refresh();
+    } else if (t.id === "sound-toggle") {
+      storageSet(SOUND_KEY, t.checked ? "1" : "0");
+      if (t.checked) beep(); // a first sound on the click also unlocks audio in the browser
+    } else if (t.id === "coords-toggle") {
+      storageSet(COORDS_KEY, t.checked ? "1" : "0");
+      applyBoardView();
+    }
+  });
+
+  function copyLink(button) {
+    var input = document.getElementById(button.getAttribute("data-copy"));
+    if (!input) return;
+    var statusEl = $("[data-copy-status]");
+    function done(ok) {
+      if (statusEl) statusEl.textContent = ok ? "Link copied." : "Select the link and copy it.";
+      button.textContent = ok ? "Copied!" : "Copy link";
+    }
+    if (navigator.clipboard && navigator.clipboard.writeText) {
+      navigator.clipboard.writeText(input.value).then(function () { done(true); }, function () {
+        input.select(); done(false);
+      });
+    } else {
+      input.select();
+      try { done(document.execCommand("copy")); } catch (e) { done(false); }
+    }
+  }
+
+  document.addEventListener("visibilitychange", function () {
+    if (!document.hidden && unseen) { unseen = false; document.title = baseTitle; }
+  });
+
+  // Skip out-of-band swaps that would change nothing (e.g. the opponent's submission changes only the
+  // turn panel): the viewer's half-made choice and keyboard focus stay where they are.
+  document.body.addEventListener("htmx:oobBeforeSwap", function (evt) {
+    var d = evt.detail;
+    var incoming = d && d.fragment && d.fragment.firstElementChild;
+    var target = d && d.target;
+    if (!incoming || !target || !target.id) return;
+    var html = incoming.outerHTML;
+    if (lastFragments[target.id] === html && document.body.contains(target)) d.shouldSwap = false;
+    lastFragments[target.id] = html;
+  });
+
+  var focusBefore = null;
+  function rememberFocus() {
+    var a = document.activeElement;
+    if (!a || a === document.body) { focusBefore = null; return; }
+    var h = a.closest && a.closest("#board") ? hexOf(a) : null;
+    focusBefore = { id: a.id, hex: h, isToken: a.classList && a.classList.contains("token"),
+                    sym: a.getAttribute && a.getAttribute("data-throw-symbol") };
+  }
+  function restoreFocus() {
+    var f = focusBefore;
+    focusBefore = null;
+    if (!f || (document.activeElement && document.activeElement !== document.body)) return;
+    var el = null;
+    if (f.id) el = document.getElementById(f.id);
+    else if (f.hex && f.isToken) el = ownTokensAt(f.hex)[0];
+    else if (f.hex) el = cellAt(f.hex);
+    else if (f.sym) el = $('[data-throw-symbol="' + f.sym + '"]');
+    if (el && el.hasAttribute("tabindex") || (el && /^(BUTTON|SELECT|INPUT|A)$/.test(el.tagName))) el.focus();
+  }
+
+  document.body.addEventListener("htmx:wsBeforeMessage", rememberFocus);
+  document.body.addEventListener("htmx:beforeSwap", rememberFocus);
+  document.body.addEventListener("htmx:wsAfterMessage", function () { bind(); restoreFocus(); });
+  document.body.addEventListener("htmx:afterSettle", function () { bind(); restoreFocus(); });
+  document.body.addEventListener("htmx:oobAfterSwap", function () { bind(); });
+
+  // A submitted form is done with the current choice.
+  document.body.addEventListener("htmx:beforeRequest", function (evt) {
+    var elt = evt.detail && evt.detail.elt;
+    if (elt && elt.id === "act-form") {
+      var c = document.getElementById("confirm-btn");
+      if (c) { c.disabled = true; c.textContent = "Submitting…"; }
+    }
+  });
+  document.body.addEventListener("htmx:afterRequest", function (evt) {
+    var elt = evt.detail && evt.detail.elt;
+    var c = document.getElementById("confirm-btn");
+    if (elt && elt.id === "act-form" && c && c.textContent === "Submitting…") {
+      c.textContent = "Confirm move"; // refused: the controls stayed; let the player try again
+      refresh();
+    }
+  });
+  document.body.addEventListener("htmx:responseError", function (evt) {
+    var err = document.getElementById("game-error");
+    if (err) err.textContent = "The server refused the request (" + evt.detail.xhr.status + "). Reload the page.";
+  });
+  document.body.addEventListener("htmx:sendError", function () {
+    var err = document.getElementById("game-error");
+    if (err) err.textContent = "Could not reach the server. Check your connection and try again.";
+    refresh();
+  });
+
+  // ---- the WebSocket: status and reconnecting ---------------------------------------------------------
+  // The ws extension retries by itself after abnormal closes (1006, 1011-1013). Here: also after a close
+  // the server or a proxy made on purpose, at once when the browser comes back online, and when the tab is
+  // shown again. A close code 1005 is the extension discarding an old socket: nothing to do then.
+  var conn = document.getElementById("conn-status");
+  var unloading = false;
+  var socket = null;   // the open WebSocket, if any
+  var wrapper = null;  // the extension's socket wrapper (has reconnect())
+  window.addEventListener("pagehide", function () { unloading = true; });
+  function setConn(text, cls) {
+    if (!conn) return;
+    conn.hidden = false;
+    conn.textContent = text;
+    conn.className = "conn-status " + cls;
+  }
+  function reconnectNow() {
+    if (!socket && wrapper && !unloading) wrapper.reconnect();
+  }
+  document.body.addEventListener("htmx:wsConnecting", function () { if (!socket) setConn("connecting…", "connecting"); });
+  document.body.addEventListener("htmx:wsOpen", function (evt) {
+    socket = evt.detail.event.target;
+    wrapper = evt.detail.socketWrapper || wrapper;
+    setConn("live", "live");
+  });
+  document.body.addEventListener("htmx:wsClose", function (evt) {
+    var closed = evt.detail && evt.detail.event;
+    wrapper = (evt.detail && evt.detail.socketWrapper) || wrapper;
+    if (closed && closed.target !== socket && socket) return; // an old socket, already replaced
+    socket = null;
+    if (unloading) return;
+    var code = closed ? closed.code : 0;
+    if (code === 4404) { setConn("game not found", "offline"); return; }
+    setConn("reconnecting…", "offline");
+    if ([1005, 1006, 1011, 1012, 1013].indexOf(code) < 0) {
+      window.setTimeout(reconnectNow, 500 + Math.random() * 1000);
+    }
+  });
+  window.addEventListener("online", reconnectNow);
+  document.addEventListener("visibilitychange", function () { if (!document.hidden) reconnectNow(); });
+
+  // ---- start ----------------------------------------------------------------------------------------
+  $all(".board-tools [hidden]").forEach(function (el) { if (el.id !== "conn-status") el.hidden = false; });
+  var soundBox = document.getElementById("sound-toggle");
+  if (soundBox) soundBox.checked = soundOn();
+  var coordsBox = document.getElementById("coords-toggle");
+  if (coordsBox) coordsBox.checked = storageGet(COORDS_KEY) === "1";
+  bind();
+  window.setInterval(tick, 500);
+
+  // For people's scripts and tests: the current selection, read-only.
+  window.ropasci = { selection: function () { return JSON.parse(JSON.stringify(sel)); } };
+})();

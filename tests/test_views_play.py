@@ -1,0 +1,391 @@
+"""The lobby and the game page through Django's test client: creating, joining, acting, resigning, and
+the secrecy of pending actions in everything the page and its live fragments show."""
+import json
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.urls import reverse
+
+from games import presenters, seatsession, services
+from games.engine import load_game
+from games.models import Game, PendingAction, Seat, Turn
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+NEW_GAME = {"opponent": "human", "side": "upper", "turn_seconds": "", "bot_level": "greedy",
+            "second_bot_level": "random", "name": ""}
+
+# A short game to a win (see tests/test_browser_play.py): Lower keeps throwing onto (-4, 0), each symbol
+# beating the one before; Upper stacks rocks on (4, 0), throws a paper to (-3, 0) and slides it onto (-4, 0)
+# in turn 9, where Lower's rock, Lower's last scissors and Upper's paper meet: all three die.
+LOWER_SYMBOLS = "srpsrpsrs"
+UPPER_SCRIPT = [["THROW", "r", [4, 0]]] * 7 + [["THROW", "p", [-3, 0]], ["SLIDE", [-3, 0], [-4, 0]]]
+LOWER_SCRIPT = [["THROW", s, [-4, 0]] for s in LOWER_SYMBOLS]
+
+
+def new_game(client, **fields):
+    response = client.post(reverse("new_game"), {**NEW_GAME, **fields})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    game_id = response["Location"].rstrip("/").rsplit("/", 1)[-1]
+    return Game.objects.get(pk=game_id)
+
+
+def person_game():
+    """Upper created by client ``a``, Lower joined by client ``b``; returns (game, a, b)."""
+    a, b = Client(), Client()
+    game = new_game(a)
+    response = b.post(reverse("join", args=[game.id]), {"side": "lower"})
+    assert response.status_code == 302
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+    page(b, game)  # shows (and so uses up) the "You play Lower" message
+    return game, a, b
+
+
+def act(client, game, turn, action, htmx=True):
+    extra = HTMX if htmx else {}
+    return client.post(reverse("act", args=[game.id]), {"turn": str(turn), "action": json.dumps(action)}, **extra)
+
+
+def page(client, game):
+    response = client.get(reverse("game", args=[game.id]))
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def normalise(html, game):
+    """Comparable HTML: without the game's id and the per-request CSRF tokens."""
+    html = html.replace(game.id, "GAME")
+    html = re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', 'name="csrfmiddlewaretoken"', html)
+    html = re.sub(r'"X-CSRFToken": "[^"]*"', '"X-CSRFToken"', html)
+    html = re.sub(r'data-server-now="[^"]*"', "", html)
+    return html
+
+
+def without_awaited(html):
+    """The HTML less what ``services.waiting_on`` decides (who is still choosing)."""
+    html = re.sub(r'<p class="turn-status">.*?</p>', "", html, flags=re.S)
+    html = re.sub(r'<span class="seat-status [^"]*">[^<]*</span>', "", html)
+    return re.sub(r'data-status="(choosing|ready)"', "", html)
+
+
+# --- lobby ----------------------------------------------------------------------------------------------
+
+def test_lobby_lists_open_and_live_games():
+    waiting = services.create_game("ropasci360", {"upper": "human", "lower": "human"}, claim="upper").game
+    live = services.create_game("ropasci360", {"upper": "bot:random", "lower": "bot:greedy"}, claim=None).game
+    done = services.create_game("ropasci360", {"upper": "human", "lower": "human"})
+    services.resign(done.game.id, done.tokens["upper"])
+    html = Client().get(reverse("home")).content.decode()
+    open_section = html.split('id="open-games"')[1].split("</section>")[0]
+    live_section = html.split('id="live-games"')[1].split("</section>")[0]
+    assert waiting.id in open_section and "Join as Lower" in open_section
+    assert live.id in live_section and "Watch" in live_section and live.id not in open_section
+    assert waiting.id not in live_section
+    assert done.game.id not in open_section and done.game.id not in live_section
+    assert "bot (random)" in live_section and "bot (greedy)" in live_section
+
+
+def test_lobby_shows_a_creators_own_games_and_a_users_games():
+    client = Client()
+    game = new_game(client)
+    html = client.get(reverse("home")).content.decode()
+    assert "Your games" in html
+    open_section = html.split('id="open-games"')[1].split("</section>")[0]
+    assert game.id in open_section and "Join as Lower" not in open_section  # own game: Open, not Join
+
+    user = get_user_model().objects.create_user("ada", password="pw-for-tests-1")
+    client = Client()
+    client.force_login(user)
+    game = new_game(client, name="")
+    assert Seat.objects.get(game=game, side="upper").user == user
+    assert Seat.objects.get(game=game, side="upper").display_name == "ada"
+    other = Client()
+    other.force_login(user)  # another browser of the same account: no seat token, still listed
+    html = other.get(reverse("home")).content.decode()
+    mine = html.split('id="user-games-title"')[1].split("</section>")[0]
+    assert game.id in mine
+
+
+# --- creating -------------------------------------------------------------------------------------------
+
+def test_create_a_game_against_a_person_gives_an_invite():
+    client = Client()
+    game = new_game(client, side="lower", turn_seconds="120", name="Grace")
+    assert game.status == Game.Status.WAITING and game.turn_seconds == 120
+    seats = {s.side: s for s in game.seats.all()}
+    assert seats["lower"].is_claimed and seats["lower"].display_name == "Grace"
+    assert seats["upper"].kind == Seat.Kind.HUMAN and not seats["upper"].is_claimed
+    assert seatsession.recall(client.session, game.id)[0] == "lower"
+    html = page(client, game)
+    assert "Invite your opponent" in html and f"http://testserver/games/{game.id}" in html
+    assert "Copy link" in html and "Join as" not in html
+
+
+@pytest.mark.parametrize("level", ["random", "greedy", "strong"])
+def test_create_a_game_against_a_bot(level):
+    client = Client()
+    game = new_game(client, opponent="bot", bot_level=level, side="upper", turn_seconds="30")
+    assert game.status == Game.Status.ACTIVE and game.turn_seconds == 30
+    seats = {s.side: s for s in game.seats.all()}
+    assert seats["upper"].kind == Seat.Kind.HUMAN and seats["lower"].kind == Seat.Kind.BOT
+    assert seats["lower"].bot_level == level
+    html = page(client, game)
+    assert 'id="legal-actions"' in html and "Your move" in html
+    assert 'data-deadline="' in html
+
+
+def test_create_bot_against_bot_to_watch():
+    client = Client()
+    game = new_game(client, opponent="botvbot", bot_level="strong", second_bot_level="random")
+    assert game.status == Game.Status.ACTIVE
+    assert {s.side: s.bot_level for s in game.seats.all()} == {"upper": "strong", "lower": "random"}
+    assert seatsession.recall(client.session, game.id) is None
+    html = page(client, game)
+    assert "You are watching" in html and 'id="legal-actions"' not in html
+
+
+def test_random_side_is_one_of_the_two():
+    sides = set()
+    for _ in range(12):
+        client = Client()
+        game = new_game(client, side="random")
+        sides.add(seatsession.recall(client.session, game.id)[0])
+    assert sides <= {"upper", "lower"} and sides
+
+
+def test_invalid_form_is_shown_again():
+    response = Client().post(reverse("new_game"), {**NEW_GAME, "opponent": "alien", "turn_seconds": "7"})
+    assert response.status_code == 400
+    assert Game.objects.count() == 0
+    assert "Select a valid choice" in response.content.decode()
+    assert Client().get(reverse("new_game")).status_code == 302
+
+
+# --- joining --------------------------------------------------------------------------------------------
+
+def test_join_flow():
+    a, b, c = Client(), Client(), Client()
+    game = new_game(a)
+    html = page(b, game)
+    assert "This game needs a player" in html and "Join as Lower" in html
+    response = b.post(reverse("join", args=[game.id]), {"side": "lower", "name": "Bob"})
+    assert response.status_code == 302 and response["Location"] == f"/games/{game.id}"
+    assert seatsession.recall(b.session, game.id)[0] == "lower"
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+    assert Seat.objects.get(game=game, side="lower").display_name == "Bob"
+    for client, side in ((a, "Upper"), (b, "Lower")):
+        html = page(client, game)
+        assert f"You play <strong>{side}</strong>" in html and 'id="legal-actions"' in html
+    # A third visitor finds no seat; a player cannot take the second seat.
+    response = c.post(reverse("join", args=[game.id]), {"side": "lower"}, follow=True)
+    assert "this game has no open seat" in response.content.decode()
+    assert seatsession.recall(c.session, game.id) is None
+    response = c.post(reverse("join", args=[game.id]), **HTMX)
+    assert response.status_code == 200 and "no open seat" in response.content.decode()
+
+
+def test_join_through_htmx_redirects():
+    a, b = Client(), Client()
+    game = new_game(a)
+    response = b.post(reverse("join", args=[game.id]), {"side": "lower"}, **HTMX)
+    assert response.status_code == 200 and response["HX-Redirect"] == f"/games/{game.id}"
+
+
+# --- acting ---------------------------------------------------------------------------------------------
+
+def test_legal_actions_embedded_are_the_engines():
+    game, a, b = person_game()
+    html = page(a, game)
+    data = json.loads(re.search(r'<script id="legal-actions" type="application/json">(.*?)</script>', html, re.S).group(1))
+    eg = load_game("ropasci360")
+    expected = [[eg.action_to_json(x), eg.action_to_text(x)] for x in eg.new_initial_state().legal_actions("upper")]
+    assert data == expected
+    assert html.count("<option value=\"[") == len(expected)
+    assert "THROW symbol r to (4, 0)" in html
+
+
+def test_act_accepts_a_legal_action_and_resolves_the_turn():
+    game, a, b = person_game()
+    response = act(a, game, 1, ["THROW", "r", [4, 0]])
+    assert response.status_code == 200
+    html = response.content.decode()
+    for fragment in ("game-head", "board-wrap", "turn-panel", "controls"):
+        assert re.search(rf'id="{fragment}"[^>]*hx-swap-oob="true"', html), fragment
+    assert 'id="game-error"' in html  # cleared
+    assert "You chose <strong>THROW symbol r to (4, 0)</strong>" in html and "Waiting for opponent" in html
+    assert PendingAction.objects.get(game=game).side == "upper"
+
+    response = act(b, game, 1, ["THROW", "s", [-4, 0]])
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert '<svg id="board"' in html and 'data-turn="1"' in html
+    game.refresh_from_db()
+    assert game.turn == 1 and not PendingAction.objects.filter(game=game).exists()
+    assert Turn.objects.get(game=game, number=1).actions == {"upper": ["THROW", "r", [4, 0]],
+                                                             "lower": ["THROW", "s", [-4, 0]]}
+    # Both pages show the resolved turn and its moves; the tokens carry their data attributes.
+    html = page(a, game)
+    assert 'data-r="4" data-q="0" data-player="upper" data-symbol="r" data-count="1"' in html
+    assert "Upper: <code>THROW symbol r to (4, 0)</code>" in html and "Turn 2" in html
+
+
+def test_act_without_javascript_redirects():
+    game, a, b = person_game()
+    response = act(a, game, 1, ["THROW", "p", [4, -2]], htmx=False)
+    assert response.status_code == 302 and response["Location"] == f"/games/{game.id}"
+    assert PendingAction.objects.filter(game=game, side="upper").exists()
+
+
+def test_act_rejects_an_illegal_action_with_the_rule_and_changes_nothing():
+    game, a, b = person_game()
+    before = normalise(page(b, game), game)
+    response = act(a, game, 1, ["THROW", "r", [0, 0]])
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert 'id="game-error"' in html and 'hx-swap-oob="true"' in html
+    assert "illegal action: throw number 1 of upper must land in its first 1 row(s) (r &gt;= 4)" in html
+    assert not PendingAction.objects.exists()
+    game.refresh_from_db()
+    assert game.turn == 0 and services.waiting_on(game) == ["upper", "lower"]
+    assert normalise(page(b, game), game) == before
+
+    # Without JavaScript: back to the page, which shows the message.
+    response = act(a, game, 1, ["SLIDE", [4, 0], [3, 0]], htmx=False)
+    assert response.status_code == 302
+    html = page(a, game)
+    assert "illegal action: upper has no token on (4, 0) to move" in html
+    assert not PendingAction.objects.exists()
+
+    for bad, message in ((["THROW", "r"], "malformed action"), ("not json", "not valid JSON"), ("", "choose an action")):
+        data = {"turn": "1", "action": bad if isinstance(bad, str) else json.dumps(bad)}
+        html = a.post(reverse("act", args=[game.id]), data, **HTMX).content.decode()
+        assert message in html, (bad, html)
+    assert "stale turn" in act(a, game, 5, ["THROW", "r", [4, 0]]).content.decode()
+    assert not PendingAction.objects.exists()
+
+
+def test_act_needs_a_seat():
+    game, a, b = person_game()
+    html = act(Client(), game, 1, ["THROW", "r", [4, 0]]).content.decode()
+    assert "you have no seat in this game" in html
+    assert not PendingAction.objects.exists()
+
+
+# --- secrecy --------------------------------------------------------------------------------------------
+
+def test_pending_action_is_secret_from_spectator_and_opponent():
+    """Two games that differ only in WHAT Upper submitted look identical to Lower and to a spectator
+    (fragments and whole pages); and submitting changes only who is awaited."""
+    spectator = Client()
+    views = []
+    for action in (["THROW", "r", [4, 0]], ["THROW", "s", [4, -3]]):
+        game, a, b = person_game()
+        act(a, game, 1, ["THROW", "p", [4, -1]])
+        act(b, game, 1, ["THROW", "r", [-4, 2]])  # one resolved turn first
+        before = {
+            "lower": normalise(presenters.live_fragments(game.id, "lower"), game),
+            "spectator": normalise(presenters.live_fragments(game.id, None), game),
+            "lower page": normalise(page(b, game), game),
+            "spectator page": normalise(page(spectator, game), game),
+        }
+        assert act(a, game, 2, action).status_code == 200
+        assert PendingAction.objects.get(game=game).action == action
+        after = {
+            "lower": normalise(presenters.live_fragments(game.id, "lower"), game),
+            "spectator": normalise(presenters.live_fragments(game.id, None), game),
+            "lower page": normalise(page(b, game), game),
+            "spectator page": normalise(page(spectator, game), game),
+        }
+        for key in before:
+            assert before[key] != after[key], key  # Upper is no longer awaited...
+            assert without_awaited(before[key]) == without_awaited(after[key]), key  # ...and nothing else changed
+            assert "has chosen" in after[key]
+        views.append(after)
+        # The submitter sees their own choice.
+        assert "You chose <strong>" in presenters.live_fragments(game.id, "upper")
+    assert views[0] == views[1]
+
+
+# --- pages ----------------------------------------------------------------------------------------------
+
+def test_unknown_game_is_404():
+    client = Client()
+    response = client.get("/games/nosuchgame")
+    assert response.status_code == 404 and "Game not found" in response.content.decode()
+    assert client.post("/games/nosuchgame/act", {"turn": "1", "action": "[]"}).status_code == 404
+    assert client.post("/games/nosuchgame/join").status_code == 404
+    assert client.post("/games/nosuchgame/resign").status_code == 404
+
+
+def test_flip_parameter_turns_the_board():
+    game, a, b = person_game()
+    assert 'class="board"' in page(a, game)
+    html = a.get(reverse("game", args=[game.id]) + "?flip=1").content.decode()
+    assert 'class="board flipped"' in html and 'aria-pressed="true"' in html
+
+
+def test_resign():
+    game, a, b = person_game()
+    # Without JavaScript, a confirmation page first.
+    response = a.post(reverse("resign", args=[game.id]))
+    assert response.status_code == 200 and "Resign this game?" in response.content.decode()
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+    assert "no seat" in Client().post(reverse("resign", args=[game.id]), {"confirm": "yes"}, **HTMX).content.decode()
+
+    response = a.post(reverse("resign", args=[game.id]), {"confirm": "yes"}, **HTMX)
+    assert response.status_code == 200
+    game.refresh_from_db()
+    assert (game.status, game.result, game.ending) == (Game.Status.FINISHED, "winner: lower", Game.Ending.RESIGNATION)
+    html = response.content.decode()
+    assert "Lower wins: you lose" in html and "Upper resigned." in html
+    html = page(b, game)
+    assert "Lower wins: you win!" in html and "Upper resigned." in html and "by resignation" in html
+    assert "Resign" not in html.split('id="controls"')[1].split("</section>")[0]
+    html = page(Client(), game)
+    assert "Lower wins</h2>" in html and "Game over by resignation after 0 turns" in html
+    assert "the game is already over" in a.post(reverse("resign", args=[game.id]), {"confirm": "yes"}, **HTMX).content.decode()
+
+
+def test_a_game_played_to_a_win_by_the_rules():
+    game, a, b = person_game()
+    for turn, (up, low) in enumerate(zip(UPPER_SCRIPT, LOWER_SCRIPT), start=1):
+        assert "Not accepted" not in act(a, game, turn, up).content.decode()
+        assert "Not accepted" not in act(b, game, turn, low).content.decode()
+    game.refresh_from_db()
+    assert (game.status, game.result, game.ending, game.turn) == (Game.Status.FINISHED, "winner: upper", "rules", 9)
+    html = page(a, game)
+    assert "Upper wins: you win!" in html
+    assert "Lower has no tokens and no throws left." in html
+    assert "Referee's result: <code>winner: upper</code>" in html
+    assert 'data-player="upper" data-symbol="r" data-count="7"' in html  # the stack of rocks
+    assert "Battle on (-4, 0)" in html
+    html = page(b, game)
+    assert "Upper wins: you lose" in html and 'id="legal-actions"' not in html
+
+
+def test_timeout_and_abort_are_told_in_words():
+    game, a, b = person_game()
+    game.status, game.result, game.ending = Game.Status.FINISHED, "winner: lower", Game.Ending.TIMEOUT
+    game.save()
+    assert "Upper ran out of time." in page(a, game)
+    game.result = "draw: both players ran out of time"
+    game.save()
+    html = page(a, game)
+    assert "Draw</h2>" in html and "Both players ran out of time." in html
+    game.status, game.result, game.ending, game.note = Game.Status.ABORTED, "", Game.Ending.ABORTED, "server moved"
+    game.save()
+    html = page(a, game)
+    assert "Game aborted" in html and "server moved" in html
+
+
+def test_game_page_has_share_preview_tags():
+    game = services.create_game("ropasci360", {"upper": "human", "lower": "human"}).game
+    html = Client().get(reverse("game", args=[game.id])).content.decode()
+    assert 'property="og:title"' in html and 'name="twitter:card"' in html
+    assert f'content="http://testserver/games/{game.id}"' in html
