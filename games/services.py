@@ -131,14 +131,9 @@ def create_game(kind: str = "ropasci360", players: dict | None = None, turn_seco
             kind_, level = specs[side]
             seat = Seat(game=game, side=side, kind=kind_, bot_level=level)
             if kind_ == Seat.Kind.HUMAN and (claim == "all" or claim == side):
-                tokens[side] = seat.issue_token()
-                seat.user = user if (user is not None and user.is_authenticated) else None
-                seat.display_name = name or (user.get_username() if seat.user else "")
+                tokens[side] = _hand_out(seat, user, name)
             seat.save()
-        if all(s.is_claimed for s in game.seats.all()):
-            _start(game)
-        game.save()
-        _after_commit(game)
+        _start_if_full(game)
     return Created(game, tokens)
 
 
@@ -156,20 +151,27 @@ def claim_seat(game_id: str, side: str | None = None, *, user=None, name: str = 
         if game.status != Game.Status.WAITING or not open_seats:
             raise Conflict("this game has no open seat")
         seat = open_seats[0]
-        token = seat.issue_token()
-        seat.user = user if (user is not None and user.is_authenticated) else None
-        seat.display_name = name or (user.get_username() if seat.user else "")
+        token = _hand_out(seat, user, name)
         seat.save()
-        if all(s.is_claimed for s in game.seats.all()):
-            _start(game)
-        game.save()
-        _after_commit(game)
+        _start_if_full(game)
     return game, seat.side, token
 
 
-def _start(game: Game) -> None:
-    game.status = Game.Status.ACTIVE
-    game.turn_started = timezone.now()
+def _hand_out(seat: Seat, user, name: str) -> str:
+    """Give a human seat to its player: a new token (returned once, stored hashed), their user and name."""
+    token = seat.issue_token()
+    seat.user = user if (user is not None and user.is_authenticated) else None
+    seat.display_name = name or (user.get_username() if seat.user else "")
+    return token
+
+
+def _start_if_full(game: Game) -> None:
+    """Start the clock once every seat is taken, save, and tell the world after commit."""
+    if all(s.is_claimed for s in game.seats.all()):
+        game.status = Game.Status.ACTIVE
+        game.turn_started = timezone.now()
+    game.save()
+    _after_commit(game)
 
 
 # --- playing ------------------------------------------------------------------------------------------

@@ -212,3 +212,21 @@ class LiveServer:
 
     def __repr__(self) -> str:
         return f"<LiveServer {self.url or 'not started'} db={self.database_url}>"
+
+
+def api_call(base: str, path: str, body=None, token: str | None = None, timeout: float = 40):
+    """One JSON request to a live server's API: (status, decoded body); POST when ``body`` is given."""
+    import json
+    import urllib.error
+    import urllib.request
+
+    data = json.dumps(body).encode() if body is not None else None
+    req = urllib.request.Request(base + path, data=data, method="POST" if data is not None else "GET",
+                                 headers={"Content-Type": "application/json"})
+    if token:
+        req.add_header("Authorization", f"Seat {token}")
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as resp:
+            return resp.status, json.loads(resp.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read())

@@ -1,24 +1,8 @@
 """Bot seats on a real server: moves computed in the worker pool, and live games resumed after a restart."""
-import json
-import urllib.error
-import urllib.request
 
 import pytest
 
-from tests.liveserver import LiveServer
-
-
-def call(base, path, body=None, token=None, timeout=40):
-    data = json.dumps(body).encode() if body is not None else None
-    req = urllib.request.Request(base + path, data=data, method="POST" if data is not None else "GET",
-                                 headers={"Content-Type": "application/json"})
-    if token:
-        req.add_header("Authorization", f"Seat {token}")
-    try:
-        with urllib.request.urlopen(req, timeout=timeout) as resp:
-            return resp.status, json.loads(resp.read())
-    except urllib.error.HTTPError as exc:
-        return exc.code, json.loads(exc.read())
+from tests.liveserver import LiveServer, api_call as call
 
 
 def wait_for(base, game_id, turn, polls=4):

@@ -1,28 +1,12 @@
 """Two Daphne processes on one PostgreSQL database and the Redis channel layer: the deployment shape."""
-import json
 import threading
-import urllib.error
-import urllib.request
 
 import pytest
 
 from tests.conftest import fresh_postgres_database
-from tests.liveserver import LiveServer
+from tests.liveserver import LiveServer, api_call as call
 
 pytestmark = pytest.mark.services
-
-
-def call(base, path, body=None, token=None, timeout=40):
-    data = json.dumps(body).encode() if body is not None else None
-    req = urllib.request.Request(base + path, data=data, method="POST" if data is not None else "GET")
-    req.add_header("Content-Type", "application/json")
-    if token:
-        req.add_header("Authorization", f"Seat {token}")
-    try:
-        with urllib.request.urlopen(req, timeout=timeout) as resp:
-            return resp.status, json.loads(resp.read())
-    except urllib.error.HTTPError as exc:
-        return exc.code, json.loads(exc.read())
 
 
 @pytest.fixture(scope="module")
