@@ -8,10 +8,15 @@ end conditions are checked in the referee's order.
 Speed matters (bots search with this, the server validates with it): hexes are integer indices into
 precomputed tables, each side's occupancy is a bitmask, legal action lists are concatenations of prebuilt
 tuples, validation is O(1) without listing actions, and the repetition key is updated incrementally.
+The costs are the interpreter's, so the hot paths are written for it (see ``docs/performance.md``): one
+dict lookup validates an action, each state keeps its occupied hexes as a sorted list besides the
+bitmasks, and the usual turn (both move, no battle) is resolved inline without helper calls.
 """
 from __future__ import annotations
 
+import dataclasses
 import re
+from bisect import insort
 from typing import Mapping
 
 from .api import Game, GameInfo, IllegalAction, Result, State, Turn
@@ -43,10 +48,13 @@ for _a in range(N):
 
 # Prebuilt action tuples (the canonical action objects, shared by every state).
 SLIDES = tuple(tuple(("SLIDE", HEXES[a], HEXES[b]) for b in NEIGHBOURS[a]) for a in range(N))
+# One object per distinct swing, even when two pivots lead to the same hex (identity makes lookups faster).
+_SWING = {(a, z): ("SWING", HEXES[a], HEXES[z]) for a, z in PIVOTS}
 SWINGS = tuple(
-    {y: tuple(("SWING", HEXES[a], HEXES[z]) for z in NEIGHBOURS[y] if z != a and z not in NEIGHBOURS[a])
+    {y: tuple(_SWING[(a, z)] for z in NEIGHBOURS[y] if z != a and z not in NEIGHBOURS[a])
      for y in NEIGHBOURS[a]}
     for a in range(N))
+_THROW = tuple(tuple(("THROW", sym, HEXES[i]) for sym in SYMBOLS) for i in range(N))  # _THROW[i][s]
 
 
 def throw_zone(side: int, thrown: int) -> tuple[int, ...]:
@@ -58,34 +66,87 @@ def throw_zone(side: int, thrown: int) -> tuple[int, ...]:
 
 THROW_ZONE_MASK = tuple(tuple(sum(1 << i for i in throw_zone(s, k)) for k in range(MAX_THROWS)) for s in (0, 1))
 THROWS = tuple(
-    tuple(tuple(("THROW", sym, HEXES[i]) for i in throw_zone(s, k) for sym in SYMBOLS) for k in range(MAX_THROWS))
+    tuple(tuple(_THROW[i][c] for i in throw_zone(s, k) for c in range(3)) for k in range(MAX_THROWS))
     + ((),)
     for s in (0, 1))
 
 
 
-class _MovesFrom(dict):
-    """Slide and swing actions from hex ``a`` keyed by the mask of own tokens on its neighbours, built on demand."""
-
-    def __init__(self, a: int):
-        super().__init__()
-        self.a = a
-
-    def __missing__(self, pivots: int):
-        a = self.a
-        moves = dict.fromkeys(SLIDES[a])
-        for y in bits(pivots):
-            moves.update(dict.fromkeys(SWINGS[a][y]))
-        self[pivots] = value = tuple(moves)
-        return value
+def _moves_from(a: int, pivots: int) -> tuple:
+    """Slide and swing actions from hex ``a`` when ``pivots`` (a subset of its neighbours) hold own tokens."""
+    moves = dict.fromkeys(SLIDES[a])  # a dict keeps the first occurrence: a swing reachable twice is listed once
+    for y in bits(pivots):
+        moves.update(dict.fromkeys(SWINGS[a][y]))
+    return tuple(moves)
 
 
-MOVES = tuple(_MovesFrom(a) for a in range(N))
+def _subsets(mask: int):
+    sub = mask
+    while True:
+        yield sub
+        if not sub:
+            return
+        sub = (sub - 1) & mask
 
-# The exact configuration key is one integer: 4 bits per (hex, side, symbol) count, then both throw counts.
+
+# MOVES[a][NMASK[a] & own occupancy]: every slide and swing from hex a. Prebuilt for all 2**6 neighbour
+# patterns (2,704 tuples): plain dicts look up faster than a dict subclass filling itself on demand.
+# Keys are inserted fewest own neighbours first: the keys of a hex share their low bits (0 for most hexes),
+# so they collide in the dict, and a key inserted earlier is found in fewer probes; the usual patterns
+# (no own neighbour, or one) come first.
+MOVES = tuple({sub: _moves_from(a, sub) for sub in sorted(_subsets(NMASK[a]), key=lambda m: (m.bit_count(), m))}
+              for a in range(N))
+
+# The exact configuration key is one integer (862 bits): a 7-bit field per (hex, side), then both throw
+# counts (4 bits each). A field holds count * weight of the symbol there, weights 1, 10, 11 for r, p, s:
+# 1..9, 10..90 and 11..99 never meet, so the field, hence the key, determines every count and symbol.
+# Being a sum over tokens, it is updated by adding and subtracting units; it is kept this small because
+# adding to it and hashing it (for the repetition rule) cost in proportion to its length.
 # UNIT[p][s][i] adds one token of side p and symbol s on hex i; THROW_UNIT[p] adds one throw used by p.
-UNIT = tuple(tuple(tuple(1 << (24 * i + 12 * p + 4 * s) for i in range(N)) for s in range(3)) for p in (0, 1))
-THROW_UNIT = (1 << (24 * N), 1 << (24 * N + 4))
+_WEIGHT = (1, 10, 11)
+UNIT = tuple(tuple(tuple(_WEIGHT[s] << (14 * i + 7 * p) for i in range(N)) for s in range(3)) for p in (0, 1))
+THROW_UNIT = (1 << (14 * N), 1 << (14 * N + 4))
+
+
+def _action_table() -> dict:
+    """Every well-formed action -> what validating and applying it needs, so that the usual case is one
+    dict lookup (an identity hit for the prebuilt tuples) instead of parsing:
+
+    - slide or swing: ``(from, to, from bit, pivot mask, to bit)``; legal iff the side occupies the from
+      hex and, for a swing, a hex of the pivot mask (a slide's is 0);
+    - throw: ``(-1, to, symbol, (fewest throws made before, for upper, for lower), to bit)``.
+
+    Anything else, and any action failing these checks, goes through ``_parse``, which names the rule broken.
+    Small on purpose, for the caches: the entries share their int objects (a table of per-action key
+    changes was tried, and was slower for its size).
+    """
+    bit = tuple(1 << i for i in range(N))
+    firsts = {}
+    table = {}
+    for a in range(N):
+        for b, slide in zip(NEIGHBOURS[a], SLIDES[a]):
+            table[slide] = (a, b, bit[a], 0, bit[b])
+    for (a, b), pivots in PIVOTS.items():
+        table[_SWING[(a, b)]] = (a, b, bit[a], pivots, bit[b])
+    for i in range(N):
+        first = tuple(next(k for k in range(MAX_THROWS) if (THROW_ZONE_MASK[p][k] >> i) & 1) for p in (0, 1))
+        first = firsts.setdefault(first, first)
+        for s in range(3):
+            table[_THROW[i][s]] = (-1, i, s, first, bit[i])
+    return table
+
+
+_ACTION_INFO = _action_table()
+_U0, _U1 = UNIT
+# The symbols that die on a hex, as a bitmask, by the bitmask of the symbols there (code c beats (c+2)%3):
+# rock and paper: rock; rock and scissors: scissors; paper and scissors: paper; all three: all.
+_DEAD = (0, 0, 0, 0b001, 0, 0b100, 0b010, 0b111)
+_BIT = (0b001, 0b010, 0b100, 0)  # _BIT[symbol]: its bit; _BIT[-1] (no symbol): none
+
+# Turns are made without calling the dataclass __init__ (a Python-level call, a sizeable share of a turn):
+# object.__new__, then each field set. Fails here, loudly, if Turn ever gets other fields.
+_new_turn = object.__new__
+assert [f.name for f in dataclasses.fields(Turn)] == ["number", "actions", "events"], "update the Turn builds"
 
 _TEXT_HEX = r"(?:\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)|Hex\(\s*r\s*=\s*(-?\d+)\s*,\s*q\s*=\s*(-?\d+)\s*\))"
 _TEXT_ACTION = re.compile(
@@ -172,6 +233,7 @@ class RoPaSci360(Game):
         st.key = sum(n * UNIT[p][st.sym[p][i]][i] for p in (0, 1) for i, n in enumerate(st.cnt[p]) if n)
         st.key += st.thrown[0] * THROW_UNIT[0] + st.thrown[1] * THROW_UNIT[1]
         st.history = {st.key: 1}
+        st._own = [_own_list(st.occ[0]), _own_list(st.occ[1])]
         if data.get("result"):
             st._result = _result_from_text(data["result"])
         return st
@@ -194,9 +256,16 @@ _RESULTS = {
 }
 
 
+
+def _own_list(occ: int) -> list:
+    """The hexes in ``occ``, in increasing order, as a list (see ``RoPaSci360State._own``)."""
+    return list(bits(occ))
+
+
 class RoPaSci360State(State):
     game = None  # set below to the registered game object
-    __slots__ = ("turn", "thrown", "occ", "sym", "cnt", "symcount", "defeated", "key", "history", "_result")
+    __slots__ = ("turn", "thrown", "occ", "sym", "cnt", "symcount", "defeated", "key", "history", "_result",
+                 "_own", "_settled")
 
     def __init__(self):
         self.turn = 0
@@ -209,16 +278,22 @@ class RoPaSci360State(State):
         self.key = 0  # exact code of the configuration: tokens per hex, side and symbol, and throws (see UNIT)
         self.history = {0: 1}  # configuration key -> times seen, counting the empty start
         self._result: Result | None = None
+        # occ again, as the sorted list of the occupied hexes per side, so that legal_actions walks them
+        # without bit twiddling on a 61-bit mask. Every change of occ updates it.
+        self._own = [[], []]
+        # End conditions 1-3 are known not to hold for the current throws used and tokens by symbol.
+        self._settled = False
 
     def clone(self) -> "RoPaSci360State":
         c = RoPaSci360State.__new__(RoPaSci360State)
-        c.turn, c.key, c._result = self.turn, self.key, self._result
+        c.turn, c.key, c._result, c._settled = self.turn, self.key, self._result, self._settled
         c.thrown, c.occ = self.thrown[:], self.occ[:]
         c.sym = [self.sym[0][:], self.sym[1][:]]
         c.cnt = [self.cnt[0][:], self.cnt[1][:]]
         c.symcount = [self.symcount[0][:], self.symcount[1][:]]
         c.defeated = [self.defeated[0][:], self.defeated[1][:]]
         c.history = self.history.copy()
+        c._own = [self._own[0][:], self._own[1][:]]
         return c
 
     # --- status -------------------------------------------------------------------------------------
@@ -246,14 +321,11 @@ class RoPaSci360State(State):
             return []
         p = 0 if player == "upper" else 1
         occ = self.occ[p]
+        k = self.thrown[p]
         if not occ:
-            return THROWS[p][self.thrown[p]]
-        acts = list(THROWS[p][self.thrown[p]])
-        m = occ
-        while m:
-            low = m & -m
-            a = low.bit_length() - 1
-            m ^= low
+            return THROWS[p][k]
+        acts = [*THROWS[p][k]] if k < MAX_THROWS else []
+        for a in self._own[p]:
             acts += MOVES[a][NMASK[a] & occ]
         return acts
 
@@ -265,7 +337,10 @@ class RoPaSci360State(State):
         self._parse(SIDE_INDEX[player], action)
 
     def _parse(self, p: int, action):
-        """Validate ``action`` for side ``p`` against this board; return (hex_from or -1, hex_to, symbol)."""
+        """Validate ``action`` for side ``p`` against this board; return (hex_from or -1, hex_to, symbol).
+
+        The reference validation, with a precise message for each broken rule; ``apply_actions`` checks the
+        usual actions faster through ``_ACTION_INFO`` and falls back on this for everything else."""
         try:
             kind = action[0]
             if kind == "SLIDE" or kind == "SWING":
@@ -312,8 +387,22 @@ class RoPaSci360State(State):
             raise _malformed(SIDES[p], action, "too few parts") from None
         raise _malformed(SIDES[p], action, "the kind must be 'THROW', 'SLIDE' or 'SWING'")
 
+    def _info(self, p: int, action) -> tuple:
+        """The ``_ACTION_INFO`` entry of an action not found there as given (e.g. a list): ``_parse`` judges
+        it (raising IllegalAction if it is not legal), then its canonical tuple is looked up."""
+        f, t, s = self._parse(p, action)
+        return _ACTION_INFO[_THROW[t][s] if f < 0 else (action[0], HEXES[f], HEXES[t])]
+
+    def _reject(self, p: int, action):
+        """Raise the IllegalAction that ``_parse`` gives for an action the fast check refused."""
+        self._parse(p, action)
+        raise AssertionError(f"the fast check refused {action!r}, which _parse accepts")
+
     def apply_actions(self, actions: Mapping[str, object]) -> Turn:
-        """Resolve one turn: both actions validated on the start-of-turn board, applied, then battles."""
+        """Resolve one turn: both actions validated on the start-of-turn board, applied, then battles.
+
+        This is the engine's hottest path: the usual turn (both sides move a token, no battle) is written
+        out here for both sides; throws go through ``_resolve`` and battles through ``_battle``."""
         if self._result:
             raise IllegalAction(None, actions, "the game is over")
         try:
@@ -322,110 +411,274 @@ class RoPaSci360State(State):
             raise IllegalAction(None, actions, "a turn needs one action for each of upper and lower") from None
         if len(actions) != 2:
             raise IllegalAction(None, actions, "a turn takes exactly one action from each of upper and lower")
-        mu = self._parse(0, au)
-        ml = self._parse(1, al)
-        events = self._resolve(mu, ml)
-        self.turn += 1
-        self._result = self._end_of_turn()
-        return Turn(self.turn, {"upper": au, "lower": al}, events)
+        occ = self.occ
+        ou, ol = occ
+        sym0, sym1 = self.sym
 
-    def _resolve(self, mu, ml) -> list:
-        cnt, sym, occ, symcount = self.cnt, self.sym, self.occ, self.symcount
-        key = self.key
-        # Take moving tokens off their hexes (throws come from the hand).
-        for p, (f, t, s) in ((0, mu), (1, ml)):
-            if f < 0:
-                self.thrown[p] += 1
-                key += THROW_UNIT[p]
-            else:
-                n = cnt[p][f] - 1
-                cnt[p][f] = n
-                symcount[p][s] -= 1
-                key -= UNIT[p][s][f]
-                if not n:
-                    sym[p][f] = -1
-                    occ[p] ^= 1 << f
-        self.key = key
-        # Land them; a landing hex is the only kind that can end up holding mixed symbols, so battle there.
-        tu, su, tl, sl = mu[1], mu[2], ml[1], ml[2]
-        if tu == tl:
-            return self._land(tu, ((0, su), (1, sl)))
-        events = []
-        for p, t, s in ((0, tu, su), (1, tl, sl)):
-            if (not cnt[0][t] or sym[0][t] == s) and (not cnt[1][t] or sym[1][t] == s):
-                cnt[p][t] += 1
-                sym[p][t] = s
-                occ[p] |= 1 << t
-                symcount[p][s] += 1
-                self.key += UNIT[p][s][t]
-            else:
-                events += self._land(t, ((p, s),))
-        return events
-
-    def _land(self, i: int, arrivals) -> list:
-        """Put arriving tokens on hex ``i`` and battle: all die if all three symbols meet, else the beaten."""
-        cnt, sym, occ, symcount = self.cnt, self.sym, self.occ, self.symcount
-        groups: dict[tuple[int, int], int] = {}
-        for p in (0, 1):  # clear the hex, then put back what survives
-            n = cnt[p][i]
-            if n:
-                s = sym[p][i]
-                groups[(p, s)] = n
-                symcount[p][s] -= n
-                self.key -= n * UNIT[p][s][i]
-                cnt[p][i], sym[p][i] = 0, -1
-                occ[p] ^= 1 << i
-        for p, s in arrivals:
-            groups[(p, s)] = groups.get((p, s), 0) + 1
-        present = {s for _, s in groups}
-        if len(present) == 1:
-            dead: set[int] = set()
-        elif len(present) == 3:
-            dead = present
+        # Validate both on the start-of-turn board before changing anything, Upper first. f: from hex (-1
+        # for a throw), t: to hex, x: from bit (throw: symbol), y: pivot mask, 0 for a slide (throw: fewest
+        # throws made before, per side), tb: to bit; see _action_table. s: the symbol that moves.
+        try:
+            iu = _ACTION_INFO[au]
+        except (KeyError, TypeError):  # not a prebuilt action, or not hashable: _parse judges it
+            iu = self._info(0, au)
+        fu, tu, xu, yu, tbu = iu
+        if fu >= 0:
+            su = sym0[fu]
+            if su < 0 or yu and not ou & yu:  # no own token to move, or a swing without an own pivot
+                self._reject(0, au)
+        elif yu[0] <= self.thrown[0] < MAX_THROWS:
+            su = xu
         else:
-            a, b = present
-            dead = {b} if (a + 2) % 3 == b else {a}
-        for (p, s), n in groups.items():
-            if s in dead:
-                self.defeated[p][s] += n
-            else:
-                symcount[p][s] += n
-                self.key += n * UNIT[p][s][i]
-                cnt[p][i], sym[p][i] = n, s
-                occ[p] |= 1 << i
-        if not dead:
-            return []
-        return [{"hex": list(HEXES[i]), "defeated": [
-            {"player": SIDES[p], "symbol": SYMBOLS[s], "count": n}
-            for (p, s), n in sorted(groups.items()) if s in dead]}]
+            self._reject(0, au)
+        try:
+            il = _ACTION_INFO[al]
+        except (KeyError, TypeError):
+            il = self._info(1, al)
+        fl, tl, xl, yl, tbl = il
+        if fl >= 0:
+            sl = sym1[fl]
+            if sl < 0 or yl and not ol & yl:
+                self._reject(1, al)
+        elif yl[1] <= self.thrown[1] < MAX_THROWS:
+            sl = xl
+        else:
+            self._reject(1, al)
+        if fu < 0 or fl < 0:
+            return self._resolve(au, al, iu, su, il, sl)
 
-    def _end_of_turn(self) -> Result | None:
-        """The referee's end conditions, in its order; also records the configuration for repetitions."""
-        tu, tl = self.thrown
-        su, sl = self.symcount
-        if tu == MAX_THROWS or tl == MAX_THROWS:
-            nu, nl = su[0] + su[1] + su[2], sl[0] + sl[1] + sl[2]
-            out_u = tu == MAX_THROWS and nu == 0
-            out_l = tl == MAX_THROWS and nl == 0
-            if out_u or out_l:
-                return _RESULTS["none" if out_u and out_l else ("lower" if out_u else "upper")]
-            # A token of symbol c is invincible when the opponent has no throws and no token of symbol (c+1)%3.
-            inv_u = tl == MAX_THROWS and bool((su[0] and not sl[1]) or (su[1] and not sl[2]) or (su[2] and not sl[0]))
-            inv_l = tu == MAX_THROWS and bool((sl[0] and not su[1]) or (sl[1] and not su[2]) or (sl[2] and not su[0]))
-            if inv_u and inv_l:
-                return _RESULTS["invincible"]
-            if inv_u and nl == 1:
-                return _RESULTS["upper"]
-            if inv_l and nu == 1:
-                return _RESULTS["lower"]
+        # Both move a token (the usual turn once the throws are used up). Lift them...
+        cnt0, cnt1 = self.cnt
+        own0, own1 = self._own
+        if cnt0[fu] == 1:
+            cnt0[fu] = 0
+            sym0[fu] = -1
+            ou ^= xu
+            own0.remove(fu)
+        else:
+            cnt0[fu] -= 1
+        if cnt1[fl] == 1:
+            cnt1[fl] = 0
+            sym1[fl] = -1
+            ol ^= xl
+            own1.remove(fl)
+        else:
+            cnt1[fl] -= 1
+        # ...and land them: usually each on its own hex holding nothing or only its own symbol (no battle).
+        xu = sym0[tu]
+        xl = sym1[tl]
+        if not (tu != tl and (xu < 0 or xu == su) and ((y := sym1[tu]) < 0 or y == su)
+                and (xl < 0 or xl == sl) and ((y := sym0[tl]) < 0 or y == sl)):
+            return self._battle(au, al, fu, tu, su, fl, tl, sl, ou, ol)
+        if xu < 0:
+            sym0[tu] = su
+            cnt0[tu] = 1
+            ou |= tbu
+            insort(own0, tu)
+        else:
+            cnt0[tu] += 1
+        if xl < 0:
+            sym1[tl] = sl
+            cnt1[tl] = 1
+            ol |= tbl
+            insort(own1, tl)
+        else:
+            cnt1[tl] += 1
+        occ[0] = ou
+        occ[1] = ol
+        # (The short differences first: one addition to the whole key instead of four.)
+        self.key = key = self.key + ((_U0[su][tu] - _U0[su][fu]) + (_U1[sl][tl] - _U1[sl][fl]))
+        self.turn = turn = self.turn + 1
+        if not self._settled:
+            return self._end_turn(au, al, [])
+        # No throw and no battle: the throws used and the tokens by symbol are as they were, so end
+        # conditions 1-3 still do not hold; only repetition and the turn limit remain.
         history = self.history
-        seen = history.get(self.key, 0) + 1
-        history[self.key] = seen
+        seen = history.get(key, 0) + 1
+        history[key] = seen
         if seen >= 3:
-            return _RESULTS["repeat"]
-        if self.turn >= MAX_TURNS:
-            return _RESULTS["turns"]
+            self._result = _RESULTS["repeat"]
+        elif turn >= MAX_TURNS:
+            self._result = _RESULTS["turns"]
+        t = _new_turn(Turn)
+        t.number = turn
+        t.actions = {"upper": au, "lower": al}
+        t.events = []
+        return t
+
+    def _resolve(self, au, al, iu: tuple, su: int, il: tuple, sl: int) -> Turn:
+        """A validated turn in which at least one side throws (see apply_actions for the fields)."""
+        fu, tu, xu, yu, tbu = iu
+        fl, tl, xl, yl, tbl = il
+        sym0, sym1 = self.sym
+        cnt0, cnt1 = self.cnt
+        own0, own1 = self._own
+        ou, ol = self.occ
+        thrown = self.thrown
+        # Lift the moving tokens (a thrown one comes from the hand); key: the key if nothing battles.
+        key = self.key
+        if fu >= 0:
+            key += _U0[su][tu] - _U0[su][fu]
+            n = cnt0[fu] - 1
+            cnt0[fu] = n
+            if not n:
+                sym0[fu] = -1
+                ou ^= xu
+                own0.remove(fu)
+        else:
+            key += THROW_UNIT[0] + _U0[su][tu]
+            thrown[0] += 1
+        if fl >= 0:
+            key += _U1[sl][tl] - _U1[sl][fl]
+            n = cnt1[fl] - 1
+            cnt1[fl] = n
+            if not n:
+                sym1[fl] = -1
+                ol ^= xl
+                own1.remove(fl)
+        else:
+            key += THROW_UNIT[1] + _U1[sl][tl]
+            thrown[1] += 1
+        xu = sym0[tu]
+        xl = sym1[tl]
+        if not (tu != tl and (xu < 0 or xu == su) and ((y := sym1[tu]) < 0 or y == su)
+                and (xl < 0 or xl == sl) and ((y := sym0[tl]) < 0 or y == sl)):
+            return self._battle(au, al, fu, tu, su, fl, tl, sl, ou, ol)
+        if xu < 0:
+            sym0[tu] = su
+            ou |= tbu
+            insort(own0, tu)
+        cnt0[tu] += 1
+        if xl < 0:
+            sym1[tl] = sl
+            ol |= tbl
+            insort(own1, tl)
+        cnt1[tl] += 1
+        sc0, sc1 = self.symcount
+        if fu < 0:
+            sc0[su] += 1
+        if fl < 0:
+            sc1[sl] += 1
+        self.occ[0] = ou
+        self.occ[1] = ol
+        self.key = key
+        self.turn += 1
+        return self._end_turn(au, al, [])
+
+    def _battle(self, au, al, fu: int, tu: int, su: int, fl: int, tl: int, sl: int, ou: int, ol: int) -> Turn:
+        """Finish a validated turn whose tokens are lifted (``ou``, ``ol``: the occupancy after lifting) but
+        not landed, when a hex battles or both land on one hex: the general path."""
+        sc0, sc1 = self.symcount
+        key = self.key
+        # Count the lifted tokens off the board (a throw adds a throw used instead); _land puts them back.
+        if fu >= 0:
+            key -= _U0[su][fu]
+            sc0[su] -= 1
+        else:
+            key += THROW_UNIT[0]
+        if fl >= 0:
+            key -= _U1[sl][fl]
+            sc1[sl] -= 1
+        else:
+            key += THROW_UNIT[1]
+        occ = self.occ
+        occ[0] = ou
+        occ[1] = ol
+        self.key = key
+        if tu == tl:
+            events = self._land(tu, su, sl)
+        else:
+            events = self._land(tu, su, -1) + self._land(tl, -1, sl)
+        self.turn += 1
+        return self._end_turn(au, al, events)
+
+    def _end_turn(self, au, al, events: list) -> Turn:
+        """The referee's end conditions, in its order, after a turn; records the configuration."""
+        ku, kl = self.thrown
+        result = None
+        if ku == MAX_THROWS or kl == MAX_THROWS:
+            result = self._out_or_invincible(ku, kl)
+        if result is None:
+            history = self.history
+            seen = history.get(self.key, 0) + 1
+            history[self.key] = seen
+            if seen >= 3:
+                result = _RESULTS["repeat"]
+            elif self.turn >= MAX_TURNS:
+                result = _RESULTS["turns"]
+            else:
+                self._settled = True
+        self._result = result
+        t = _new_turn(Turn)
+        t.number = self.turn
+        t.actions = {"upper": au, "lower": al}
+        t.events = events
+        return t
+
+    def _out_or_invincible(self, ku: int, kl: int) -> Result | None:
+        """End conditions 1 to 3 (no tokens and no throws; invincible tokens), given the throws used."""
+        (r0, p0, s0), (r1, p1, s1) = self.symcount  # tokens on the board by symbol
+        nu = r0 + p0 + s0
+        nl = r1 + p1 + s1
+        if ku == MAX_THROWS and not nu:
+            return _RESULTS["none" if kl == MAX_THROWS and not nl else "lower"]
+        if kl == MAX_THROWS and not nl:
+            return _RESULTS["upper"]
+        # A token of symbol c is invincible when the opponent has no throws and no token of symbol (c+1)%3.
+        inv_u = kl == MAX_THROWS and (r0 and not p1 or p0 and not s1 or s0 and not r1)
+        inv_l = ku == MAX_THROWS and (r1 and not p0 or p1 and not s0 or s1 and not r0)
+        if inv_u and inv_l:
+            return _RESULTS["invincible"]
+        if inv_u and nl == 1:
+            return _RESULTS["upper"]
+        if inv_l and nu == 1:
+            return _RESULTS["lower"]
         return None
+
+    def _land(self, i: int, au: int, al: int) -> list:
+        """Put the arriving tokens (counted off the board) of symbols ``au`` and ``al`` (-1: none) on hex
+        ``i``, and battle if symbols mix there: all three symbols present, all die; otherwise the beaten
+        symbol dies, whoever owns it. Returns the battle's events (none without a battle)."""
+        cnt, sym, occ, symcount, own = self.cnt, self.sym, self.occ, self.symcount, self._own
+        dead = _DEAD[_BIT[sym[0][i]] | _BIT[sym[1][i]] | _BIT[au] | _BIT[al]]
+        key = self.key
+        defeated = []
+        for p, a in ((0, au), (1, al)):
+            c, sy = cnt[p], sym[p]
+            n, x = c[i], sy[i]
+            # The side's n tokens of symbol x there, and its arrival of symbol a. Dead groups are taken
+            # off and recorded, in symbol order; a surviving arrival joins the hex.
+            if n and (dead >> x) & 1:
+                dying = n
+                if a == x:  # the arrival dies with them
+                    dying += 1
+                    a = -1
+                elif 0 <= a < x and (dead >> a) & 1:  # so does the arrival, recorded first
+                    self.defeated[p][a] += 1
+                    defeated.append({"player": SIDES[p], "symbol": SYMBOLS[a], "count": 1})
+                    a = -1
+                self.defeated[p][x] += dying
+                defeated.append({"player": SIDES[p], "symbol": SYMBOLS[x], "count": dying})
+                key -= n * UNIT[p][x][i]
+                symcount[p][x] -= n
+                c[i], sy[i] = 0, -1
+                occ[p] ^= 1 << i
+                own[p].remove(i)
+            if a >= 0:
+                if (dead >> a) & 1:
+                    self.defeated[p][a] += 1
+                    defeated.append({"player": SIDES[p], "symbol": SYMBOLS[a], "count": 1})
+                else:
+                    if c[i]:
+                        c[i] += 1
+                    else:
+                        c[i], sy[i] = 1, a
+                        occ[p] |= 1 << i
+                        insort(own[p], i)
+                    symcount[p][a] += 1
+                    key += UNIT[p][a][i]
+        self.key = key
+        return [{"hex": list(HEXES[i]), "defeated": defeated}] if defeated else []
 
     # --- views ----------------------------------------------------------------------------------------
     def to_json(self) -> dict:
