@@ -1,0 +1,91 @@
+"""Course-style players for the COMP30024 2021 referee (``python -m referee games.bots.comp30024 OTHER``).
+
+``Player(player)`` with ``player`` "upper" or "lower"; ``action()`` returns the referee's tuple
+(``("THROW", "r", (r, q))``, ``("SLIDE", (r, q), (r, q))``, ``("SWING", (r, q), (r, q))``);
+``update(opponent_action, player_action)`` is told both actions after each turn (hexes as tuples or lists).
+
+``Player`` is the strong bot, ``GreedyPlayer`` and ``RandomPlayer`` the other levels. Each keeps its own
+engine state. Only the standard library, NumPy and SciPy are used, and Django is never imported.
+
+The course allows 60 s of CPU per player per game: the adapter keeps its own ``time.process_time`` clock
+and gives each move ``remaining / max(20, expected turns left)`` of a 48 s plan (expected turns left: at most
+120, at most the turns remaining before the 360-turn limit), capped at 1 s, so even a 360-turn game stays
+well inside the limit. The search itself keeps no tables between moves, so memory stays small.
+"""
+from __future__ import annotations
+
+import time
+
+from games.bots import make_bot
+from games.engine import load_game
+
+CPU_LIMIT = 60.0  # the course's limit per player per game
+CPU_PLAN = 48.0  # what the adapter plans to spend at most (the rest is slack)
+MAX_MOVE = 1.0  # cap per move (seconds)
+MIN_MOVE = 0.005
+HORIZON = 120  # expected turns left, at most
+MAX_TURNS = 360
+
+
+def _tuple_action(action):
+    """An action with its hexes as tuples (the referee may pass lists)."""
+    return tuple(tuple(x) if isinstance(x, list) else x for x in action)
+
+
+class _CoursePlayer:
+    level = "strong"
+
+    def __init__(self, player):
+        started = time.process_time()
+        self.side = player
+        self.other = "lower" if player == "upper" else "upper"
+        self.game = load_game("ropasci360")
+        self.state = self.game.new_initial_state()
+        self.bot = make_bot(self.level, self.game, player)
+        self.cpu_used = 0.0
+        self.cpu_used += time.process_time() - started
+
+    def move_budget(self) -> float:
+        """Seconds for the next move from the remaining planned CPU time."""
+        remaining = max(0.0, CPU_PLAN - self.cpu_used)
+        expected_left = max(20, min(HORIZON, MAX_TURNS - self.state.turn))
+        return max(MIN_MOVE, min(MAX_MOVE, remaining / expected_left))
+
+    def action(self):
+        started = time.process_time()
+        try:
+            self.bot.seconds = self.move_budget()
+            return self.bot.choose(self.state)
+        finally:
+            self.cpu_used += time.process_time() - started
+
+    def update(self, opponent_action, player_action):
+        started = time.process_time()
+        try:
+            if not self.state.is_terminal():
+                self.state.apply_actions({self.side: _tuple_action(player_action),
+                                          self.other: _tuple_action(opponent_action)})
+                self.bot.observe(self.state)
+        finally:
+            self.cpu_used += time.process_time() - started
+
+
+class Player(_CoursePlayer):
+    """The strongest bot (``strong``: simultaneous-move search with mixed strategies)."""
+
+    level = "strong"
+
+
+class GreedyPlayer(_CoursePlayer):
+    """The ``greedy`` bot: best immediate outcome, ignoring the opponent's reply."""
+
+    level = "greedy"
+
+
+class RandomPlayer(_CoursePlayer):
+    """The ``random`` bot: a uniformly random legal action."""
+
+    level = "random"
+
+
+__all__ = ["GreedyPlayer", "Player", "RandomPlayer"]

@@ -1,0 +1,72 @@
+"""A process pool for bot moves, so CPU-bound search never runs on the server's event loop.
+
+Processes, not threads: the search holds the GIL, and a thread would stall every live game. The pool is
+created on first use with ``BOT_WORKERS`` processes (default 2) and the "forkserver" start method where
+available ("spawn" elsewhere), which is safe with a Django/asyncio parent (no forked locks or loops).
+
+    fut = pool.submit("ropasci360", turns, "lower", "strong")   # concurrent.futures.Future
+    action_json = fut.result()                                  # or: await asyncio.wrap_future(fut)
+
+A pool broken by a dead worker is replaced on the next ``submit``. ``shutdown()`` stops the workers.
+"""
+from __future__ import annotations
+
+import multiprocessing
+import os
+import threading
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+
+from .play import choose_action
+
+_pool: ProcessPoolExecutor | None = None
+_lock = threading.Lock()
+
+
+def workers() -> int:
+    try:
+        return max(1, int(os.environ.get("BOT_WORKERS", "2")))
+    except ValueError:
+        return 2
+
+
+def _context():
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+
+
+def _warm_up():
+    # Import the search code (NumPy, SciPy, tables) once per worker, not on its first move.
+    from . import ropasci360_eval, strong  # noqa: F401
+
+
+def get_pool() -> ProcessPoolExecutor:
+    global _pool
+    with _lock:
+        if _pool is None:
+            _pool = ProcessPoolExecutor(max_workers=workers(), mp_context=_context(), initializer=_warm_up)
+        return _pool
+
+
+def submit(game_name: str, turns: list[dict], seat: str, level: str,
+           seconds: float | None = None, seed: int | None = None) -> Future:
+    """Run :func:`games.bots.play.choose_action` in a worker; the future's result is the action's JSON."""
+    global _pool
+    args = (choose_action, game_name, turns, seat, level, seconds, seed)
+    try:
+        return get_pool().submit(*args)
+    except (BrokenProcessPool, RuntimeError):
+        with _lock:
+            broken, _pool = _pool, None
+        if broken is not None:
+            broken.shutdown(wait=False, cancel_futures=True)
+        return get_pool().submit(*args)
+
+
+def shutdown(wait: bool = True) -> None:
+    """Stop the workers (a later ``submit`` starts a new pool)."""
+    global _pool
+    with _lock:
+        pool, _pool = _pool, None
+    if pool is not None:
+        pool.shutdown(wait=wait, cancel_futures=not wait)

@@ -1,0 +1,222 @@
+"""Play a course-style RoPaSci 360 ``Player`` class on a ropasci server through its HTTP API.
+
+    python -m games.client --server URL --player PACKAGE[:Class] --game ID --seat-token T [--seat upper|lower]
+    python -m games.client --server URL --player PACKAGE[:Class] --bot LEVEL [--seat upper|lower]
+
+The first form takes a seat of an existing game (its seat token, and which seat it is: default upper); the
+second creates a new game with the player in one seat (default upper) against the server's ``bot:LEVEL``.
+The player is a COMP30024-style class (``__init__(player)``, ``action()``, ``update(opponent_action,
+player_action)``; the class is ``Player`` unless named after a colon), loaded as the course referee does.
+The last two lines printed are ``result: <result line>`` and ``replay: <absolute replay URL>``.
+
+Standard library only (no Django), so it runs anywhere the player runs. The API:
+
+* ``POST /api/games`` ``{"game", "players": {"upper": P, "lower": P}, "turn_seconds"}`` -> 201
+  ``{"id", "url", "replay_url", "seats": {seat: {"token"}}}`` (P is ``"human"`` or ``"bot:LEVEL"``)
+* ``GET /api/games/<id>?wait_turn=N`` -> the game (``status``, ``turn`` = resolved turns, ``to_act``,
+  ``result``, ``turns`` = [{"number", "actions": {seat: action}}]), held up to 30 s until N turns are resolved
+* ``POST /api/games/<id>/actions`` (``Authorization: Seat <token>``) ``{"turn": N, "action": [...]}`` ->
+  200 resolved, 202 waiting for the other seat, 400 illegal, 403 bad token, 409 stale/duplicate/finished
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+
+SEATS = ("upper", "lower")
+FINISHED = {"finished", "over", "done", "ended", "aborted", "abandoned", "cancelled", "canceled"}
+POLL_SECONDS = 30
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, body):
+        self.status, self.body = status, body
+        msg = body.get("error") if isinstance(body, dict) else None
+        super().__init__(f"HTTP {status}: {msg or body}")
+
+
+class Api:
+    """A minimal JSON-over-HTTP client for the ropasci API."""
+
+    def __init__(self, server: str, timeout: float = POLL_SECONDS + 15, retries: int = 3):
+        self.server = server.rstrip("/") + "/"
+        self.timeout = timeout
+        self.retries = retries
+
+    def url(self, path: str) -> str:
+        return urllib.parse.urljoin(self.server, path.lstrip("/"))
+
+    def request(self, method: str, path: str, body=None, token: str | None = None):
+        data = None if body is None else json.dumps(body).encode()
+        headers = {"Accept": "application/json"}
+        if data is not None:
+            headers["Content-Type"] = "application/json"
+        if token:
+            headers["Authorization"] = f"Seat {token}"
+        for attempt in range(self.retries + 1):
+            req = urllib.request.Request(self.url(path), data=data, headers=headers, method=method)
+            try:
+                with urllib.request.urlopen(req, timeout=self.timeout) as resp:
+                    raw = resp.read()
+                    return resp.status, (json.loads(raw) if raw else None)
+            except urllib.error.HTTPError as exc:
+                raw = exc.read()
+                try:
+                    payload = json.loads(raw) if raw else None
+                except ValueError:
+                    payload = raw.decode(errors="replace")
+                if exc.code >= 500 and attempt < self.retries:
+                    time.sleep(1 + attempt)
+                    continue
+                raise ApiError(exc.code, payload) from None
+            except (urllib.error.URLError, TimeoutError, ConnectionError):
+                # Network trouble (or a long poll that outlived the socket timeout): retry. Retrying a POST
+                # is safe: the server answers a duplicate action for the same turn with 409.
+                if attempt >= self.retries:
+                    raise
+                time.sleep(1 + attempt)
+        raise AssertionError("unreachable")
+
+    def create_game(self, players: dict, game: str = "ropasci360", turn_seconds=None) -> dict:
+        status, body = self.request("POST", "/api/games", {"game": game, "players": players,
+                                                           "turn_seconds": turn_seconds})
+        return body
+
+    def get_game(self, game_id, wait_turn: int | None = None) -> dict:
+        path = f"/api/games/{game_id}"
+        if wait_turn is not None:
+            path += f"?wait_turn={int(wait_turn)}"
+        return self.request("GET", path)[1]
+
+    def post_action(self, game_id, token: str, turn: int, action) -> tuple[int, dict]:
+        return self.request("POST", f"/api/games/{game_id}/actions", {"turn": turn, "action": action}, token=token)
+
+
+# --- action forms -------------------------------------------------------------------------------------
+
+def action_to_json(action) -> list:
+    """A course action tuple (hexes as tuples or lists) as the API's JSON list."""
+    kind = action[0]
+    if kind == "THROW":
+        return ["THROW", action[1], [int(action[2][0]), int(action[2][1])]]
+    return [kind, [int(action[1][0]), int(action[1][1])], [int(action[2][0]), int(action[2][1])]]
+
+
+def action_from_json(data) -> tuple:
+    """The API's JSON action as the tuple a course player expects (hexes as tuples)."""
+    if data[0] == "THROW":
+        return ("THROW", data[1], tuple(data[2]))
+    return (data[0], tuple(data[1]), tuple(data[2]))
+
+
+def load_player_class(spec: str):
+    """The class named by ``package[:Class]`` (default ``Player``), as the course referee loads it."""
+    module_name, _, class_name = spec.partition(":")
+    module = importlib.import_module(module_name)
+    return getattr(module, class_name or "Player")
+
+
+def is_finished(game: dict) -> bool:
+    return bool(game.get("result")) or str(game.get("status", "")).lower() in FINISHED
+
+
+# --- the game loop ------------------------------------------------------------------------------------
+
+def play(api: Api, game_id, seat: str, token: str, player, out=print) -> dict:
+    """Play ``seat`` of game ``game_id`` with a course-style ``player`` until the game ends; return the game.
+
+    Raises ApiError on a rejected action (400 illegal, 403 bad token) or another unexpected answer.
+    """
+    other = SEATS[1 - SEATS.index(seat)]
+    known = 0  # resolved turns the player has been told about
+    submitted = None  # turn number we have an action in for
+    game = api.get_game(game_id)
+    while True:
+        turns = sorted(game.get("turns") or [], key=lambda t: t.get("number", 0))
+        for t in turns:
+            number = t.get("number", 0)
+            if number <= known:
+                continue
+            if number != known + 1:
+                raise RuntimeError(f"turn {known + 1} is missing from the server's record")
+            acts = t["actions"]
+            player.update(action_from_json(acts[other]), action_from_json(acts[seat]))
+            known = number
+        if is_finished(game):
+            return game
+        resolved = int(game.get("turn", known))
+        if seat in (game.get("to_act") or []) and resolved == known and submitted != known + 1:
+            action = player.action()
+            try:
+                status, _ = api.post_action(game_id, token, known + 1, action_to_json(action))
+            except ApiError as exc:
+                if exc.status != 409:  # stale, duplicate or finished: refresh and carry on
+                    raise
+            submitted = known + 1
+        game = api.get_game(game_id, wait_turn=known + 1)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m games.client",
+        description="Play a course-style RoPaSci 360 Player class on a ropasci server through its HTTP API.")
+    parser.add_argument("--server", required=True, help="base URL of the server, e.g. http://127.0.0.1:8000")
+    parser.add_argument("--player", required=True, metavar="PACKAGE[:Class]",
+                        help="the Player class to play with (class 'Player' unless named after a colon)")
+    parser.add_argument("--game", help="ID of an existing game to join (with --seat-token)")
+    parser.add_argument("--seat-token", help="the seat token of that game")
+    parser.add_argument("--seat", choices=SEATS, default="upper", help="which seat you play (default upper)")
+    parser.add_argument("--bot", metavar="LEVEL", help="create a new game against the server's bot of this level")
+    args = parser.parse_args(argv)
+    if bool(args.bot) == bool(args.game):
+        parser.error("give either --bot LEVEL (new game) or --game ID with --seat-token")
+    if args.game and not args.seat_token:
+        parser.error("--game needs --seat-token")
+
+    api = Api(args.server)
+    try:
+        cls = load_player_class(args.player)
+    except (ImportError, AttributeError) as exc:
+        print(f"cannot load player {args.player!r}: {exc}", file=sys.stderr)
+        return 2
+    try:
+        if args.bot:
+            other = SEATS[1 - SEATS.index(args.seat)]
+            created = api.create_game({args.seat: "human", other: f"bot:{args.bot}"})
+            game_id = created["id"]
+            token = created["seats"][args.seat]["token"]
+            if created.get("url"):
+                print(f"game {game_id}: {args.player} as {args.seat} against bot:{args.bot}; watch: "
+                      f"{api.url(created['url'])}", flush=True)
+        else:
+            game_id, token = args.game, args.seat_token
+            print(f"game {game_id}: {args.player} as {args.seat}", flush=True)
+        replay = created.get("replay_url") if args.bot else None
+        player = cls(args.seat)
+        game = play(api, game_id, args.seat, token, player)
+    except ApiError as exc:
+        if exc.status == 400:
+            print(f"illegal action: {exc}", file=sys.stderr)
+        elif exc.status == 403:
+            print(f"the server refused the seat token: {exc}", file=sys.stderr)
+        else:
+            print(f"server error: {exc}", file=sys.stderr)
+        return 1
+    except (urllib.error.URLError, OSError) as exc:
+        print(f"cannot reach {args.server}: {exc}", file=sys.stderr)
+        return 1
+    result = game.get("result") or f"{game.get('status')}: {game.get('ending') or 'no result'}"
+    print(f"result: {result}")
+    replay = game.get("replay_url") or replay or f"/games/{game_id}/replay"
+    print(f"replay: {api.url(replay)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
