@@ -222,40 +222,60 @@ def reach_masks(state, x: int):
     return r
 
 
-def _side_terms(state, x: int, reach_o, zone_o, throws_x: int, throws_o: int):
-    """Positional and threat terms of side x's tokens (positive: good for x)."""
-    o = 1 - x
-    occx, symx, cntx = state.occ[x], state.sym[x], state.cnt[x]
-    occo, symo = state.occ[o], state.sym[o]
-    by_sym = ([], [], [])
-    m = occo
-    while m:
-        low = m & -m
-        j = low.bit_length() - 1
-        m ^= low
-        by_sym[symo[j]].append(j)
-    prey_w = HUNT if throws_o == 0 else 1.0
+BEATER = (1, 2, 0)  # the symbol that beats each symbol
+PREY_OF = (2, 0, 1)  # the symbol each symbol beats
+
+
+def _board_terms(state, t0: int, t1: int) -> float:
+    """Positions, distances to prey and threats of both sides' tokens (positive: good for Upper)."""
+    occ, sym, cnt = state.occ, state.sym, state.cnt
+    toks = ([], [])
+    by_sym = (([], [], []), ([], [], []))
+    reach = ([0, 0, 0], [0, 0, 0])
+    for x in (0, 1):
+        occx, symx, cntx = occ[x], sym[x], cnt[x]
+        tx, bx, rx = toks[x], by_sym[x], reach[x]
+        m = occx
+        while m:
+            low = m & -m
+            i = low.bit_length() - 1
+            m ^= low
+            s = symx[i]
+            tx.append((i, s, cntx[i], low))
+            bx[s].append(i)
+            r = NMASK[i]
+            piv = r & occx
+            if piv:
+                sw = SWING[i]
+                while piv:
+                    lp = piv & -piv
+                    r |= sw[lp.bit_length() - 1]
+                    piv ^= lp
+            rx[s] |= r
+    thrown = state.thrown
+    zones = (ZONE[0][thrown[0]], ZONE[1][thrown[1]])
+    throws = (t0, t1)
     total = 0.0
-    attacked = []
-    m = occx
-    while m:
-        low = m & -m
-        i = low.bit_length() - 1
-        m ^= low
-        s = symx[i]
-        c = cntx[i]
-        total += CENTRE_BONUS[i]
-        if (reach_o[(s + 1) % 3] | zone_o) & low:
-            attacked.append(c * TOKEN)
-        preys = by_sym[(s + 2) % 3]
-        if preys:
-            di = DIST[i]
-            d = min([di[j] for j in preys])
-            total += PREY[d] * prey_w
-    if attacked:
-        attacked.sort(reverse=True)
-        for w, v in zip(THREAT_WEIGHTS, attacked):
-            total -= w * v
+    for x in (0, 1):
+        o = 1 - x
+        reach_o, zone_o, prey_hexes = reach[o], zones[o], by_sym[o]
+        prey_w = HUNT if throws[o] == 0 else 1.0
+        side = 0.0
+        attacked = []
+        for i, s, c, low in toks[x]:
+            side += CENTRE_BONUS[i]
+            if (reach_o[BEATER[s]] | zone_o) & low:
+                attacked.append(c * TOKEN)
+            preys = prey_hexes[PREY_OF[s]]
+            if preys:
+                di = DIST[i]
+                side += PREY[min([di[j] for j in preys])] * prey_w
+        if attacked:
+            if len(attacked) > 1:
+                attacked.sort(reverse=True)
+            for w, v in zip(THREAT_WEIGHTS, attacked):
+                side -= w * v
+        total += side if x == 0 else -side
     return total
 
 
@@ -312,12 +332,7 @@ def _evaluate(state, p: int, full: bool) -> float:
             comp += s0[s] * (s1[(s + 2) % 3] - s1[(s + 1) % 3])
         score += COMPOSITION * comp
     # Positions, distances to prey, and threats for the next turn (moves of both kinds and throws).
-    r0 = reach_masks(state, 0)
-    r1 = reach_masks(state, 1)
-    z0 = ZONE[0][thrown[0]]
-    z1 = ZONE[1][thrown[1]]
-    score += _side_terms(state, 0, r1, z1, t0, t1)
-    score -= _side_terms(state, 1, r0, z0, t1, t0)
+    score += _board_terms(state, t0, t1)
     return score if p == 0 else -score
 
 
