@@ -2,38 +2,41 @@
 
 Levels (``LEVELS``):
 
-* ``random``: a uniformly random legal action; works for every engine game.
+* ``random``: a uniformly random legal action; works for every game.
 * ``greedy``: the action with the best immediate outcome by the game's evaluation, ignoring the replies.
-* ``strong``: simultaneous-move search: a payoff matrix over pruned candidate actions of both seats, with a
-  look-ahead evaluation, solved for a mixed Nash equilibrium by linear programming (SciPy/HiGHS), and a
-  move sampled from the equilibrium strategy.
+* ``strong``: for simultaneous games, a payoff matrix over pruned candidate actions of both seats solved for
+  a mixed Nash equilibrium (SciPy/HiGHS, :mod:`games.bots.strong`); for alternating games, alpha-beta search
+  with iterative deepening and a transposition table (:mod:`games.bots.alphabeta`).
 
 ``make_bot(level, game, seat, seed=..., seconds=...)`` returns an object with ``choose(state) -> action``
-(the engine's action form) and ``observe(state)`` (optional: shows the bot every position of the game, which
-the strong bot uses to steer around repetitions). ``greedy`` and ``strong`` need a per-game evaluation module,
-found by game name in ``EVALUATIONS`` (see :mod:`games.bots.ropasci360_eval` for the interface).
+(the engine's action form) and ``observe(state)`` (optional: shows the bot every position of the game).
+``greedy`` and ``strong`` need the game's evaluation: the ``bots`` module of its package (see
+``docs/bots.md`` for the functions it provides).
 """
 from __future__ import annotations
-
-import importlib
 
 LEVELS = ("random", "greedy", "strong")
 
 # Default time budget per move in seconds (wall clock), per level.
 DEFAULT_SECONDS = {"random": 0.0, "greedy": 0.0, "strong": 1.0}
 
-# game name -> module implementing evaluate / score_actions / candidates / position_key
-EVALUATIONS = {"ropasci360": "games.bots.ropasci360_eval"}
-
 
 def get_evaluation(game_name: str):
     """The evaluation module of a game; KeyError if the game has none (only ``random`` can play it)."""
+    from games.engine import game_module
+    module = game_module(game_name, "bots")
+    if module is None:
+        raise KeyError(f"no evaluation for game {game_name!r}; levels other than 'random' need one")
+    return module
+
+
+def levels_for(game) -> tuple[str, ...]:
+    """The bot levels that can play ``game`` (all of them when it has an evaluation)."""
     try:
-        path = EVALUATIONS[game_name]
+        get_evaluation(game.info.name)
     except KeyError:
-        raise KeyError(f"no evaluation for game {game_name!r}; levels other than 'random' need one "
-                       f"(known: {', '.join(sorted(EVALUATIONS))})") from None
-    return importlib.import_module(path)
+        return ("random",)
+    return LEVELS
 
 
 def make_bot(level: str, game, seat: str, *, seed: int | None = None, seconds: float | None = None):
@@ -50,9 +53,12 @@ def make_bot(level: str, game, seat: str, *, seed: int | None = None, seconds: f
         from .greedy import GreedyBot
         return GreedyBot(game, seat, seed=seed, seconds=seconds)
     if level == "strong":
-        from .strong import StrongBot
-        return StrongBot(game, seat, seed=seed, seconds=seconds)
+        if game.info.simultaneous:
+            from .strong import StrongBot
+            return StrongBot(game, seat, seed=seed, seconds=seconds)
+        from .alphabeta import AlphaBetaBot
+        return AlphaBetaBot(game, seat, seed=seed, seconds=seconds)
     raise ValueError(f"unknown bot level {level!r} (levels: {', '.join(LEVELS)})")
 
 
-__all__ = ["DEFAULT_SECONDS", "EVALUATIONS", "LEVELS", "get_evaluation", "make_bot"]
+__all__ = ["DEFAULT_SECONDS", "LEVELS", "get_evaluation", "levels_for", "make_bot"]

@@ -36,8 +36,13 @@ def _context():
 
 
 def _warm_up():
-    # Import the search code (NumPy, SciPy, tables) once per worker, not on its first move.
-    from . import ropasci360_eval, strong  # noqa: F401
+    # Import the search code (NumPy, SciPy, tables) and every game's evaluation once per worker, not on its
+    # first move.
+    from games.engine import game_module, registered_names
+
+    from . import strong  # noqa: F401
+    for name in registered_names():
+        game_module(name, "bots")
 
 
 def get_pool() -> ProcessPoolExecutor:

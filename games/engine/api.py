@@ -14,6 +14,20 @@ from typing import Any, Hashable, Mapping, Sequence
 Action = Hashable
 JSON = Any
 
+CHANCE = "chance"  # the seat name under which a chance outcome is logged in a turn record
+
+
+class InvalidParams(ValueError):
+    """Parameters that ``load_game`` cannot build a game from (unknown name, wrong type, out of range)."""
+
+
+class LogFormatError(ValueError):
+    """A game log that cannot be read; ``line`` is the 1-based line number at fault."""
+
+    def __init__(self, line: int, message: str):
+        self.line = line
+        super().__init__(f"line {line}: {message}")
+
 
 class IllegalAction(ValueError):
     """An action the rules forbid, or one that is not even well formed.
@@ -25,6 +39,15 @@ class IllegalAction(ValueError):
         self.player, self.action, self.rule = player, action, rule
         who = f"{player}: " if player else ""
         super().__init__(f"{who}illegal action {action!r}: {rule}")
+
+
+@dataclass
+class ParsedLog:
+    """A game log as read by a game's ``logs.parse``: each turn as a dict seat -> engine action, in order,
+    and the log's own result line (its words only) if it has one."""
+
+    turns: list[dict[str, Any]] = field(default_factory=list)
+    result: str | None = None
 
 
 @dataclass(frozen=True)
@@ -42,11 +65,49 @@ class GameInfo:
 
 @dataclass(frozen=True)
 class Result:
-    """How a finished game ended: ``text`` is the game's own wording (for RoPaSci 360, the referee's)."""
+    """How a finished game ended, as data: ``returns`` per seat (1 win, 0 loss, ties share 1 equally),
+    ``text`` the game's own wording (for RoPaSci 360, the referee's), ``winner`` the single winner if any."""
 
     text: str
     winner: str | None
     returns: Mapping[str, float]
+
+    @property
+    def winners(self) -> list[str]:
+        """Seats with the best return, unless every seat has the same (a draw)."""
+        values = set(self.returns.values())
+        if len(values) <= 1:
+            return []
+        best = max(values)
+        return [seat for seat, v in self.returns.items() if v == best]
+
+    def to_json(self) -> dict:
+        return {"text": self.text, "winners": self.winners, "returns": dict(self.returns)}
+
+    @classmethod
+    def shared(cls, seats, winners, text: str) -> "Result":
+        """Seats in ``winners`` share 1 equally, the others get 0; no winners: every seat shares 1 (a draw)."""
+        seats, winners = list(seats), [s for s in seats if s in set(winners)]
+        pool = winners or seats
+        returns = {s: (1.0 / len(pool) if s in pool else 0.0) for s in seats}
+        return cls(text, winners[0] if len(winners) == 1 else None, returns)
+
+
+def check_params(game_name: str, given: Mapping[str, Any], defaults: Mapping[str, Any]) -> dict:
+    """``defaults`` updated with ``given``; InvalidParams for a name the game does not take or a value of
+    another JSON type than its default. Range checks are the game's own."""
+    unknown = sorted(set(given) - set(defaults))
+    if unknown:
+        takes = ", ".join(sorted(defaults)) or "no parameters"
+        raise InvalidParams(f"{game_name} takes {takes}; unknown: {', '.join(map(str, unknown))}")
+    params = dict(defaults)
+    for key, value in given.items():
+        want = type(defaults[key])
+        ok = isinstance(value, want) and not (isinstance(value, bool) and want is not bool)
+        if not ok:
+            raise InvalidParams(f"{game_name}: parameter {key!r} must be a {want.__name__}, got {value!r}")
+        params[key] = value
+    return params
 
 
 @dataclass(slots=True)
@@ -59,9 +120,15 @@ class Turn:
 
 
 class Game:
-    """A game definition: metadata plus conversion between actions and their JSON and text forms."""
+    """A game definition: metadata plus conversion between actions and their JSON and text forms.
+
+    ``params`` are the (validated, complete) parameters it was loaded with; ``info`` may depend on them
+    (the seats of a 3-player Sim, say). ``action_from_json`` is total: any JSON value in, an action or
+    IllegalAction out, never another exception.
+    """
 
     info: GameInfo
+    params: Mapping[str, Any] = {}
 
     def new_initial_state(self) -> "State":
         raise NotImplementedError
@@ -95,6 +162,17 @@ class State:
 
     def is_terminal(self) -> bool:
         raise NotImplementedError
+
+    # --- chance (OpenSpiel's chance player): a state where chance acts has no seat to act -----------
+    def is_chance_node(self) -> bool:
+        return False
+
+    def chance_outcomes(self) -> list[tuple[JSON, float]]:
+        """The (outcome, probability) pairs at a chance node; outcomes are JSON values."""
+        return []
+
+    def apply_chance(self, outcome: JSON) -> Turn:
+        raise IllegalAction(CHANCE, outcome, "this game has no chance events")
 
     def result(self) -> Result | None:
         """The result once terminal, else None."""

@@ -19,8 +19,8 @@ import re
 from bisect import insort
 from typing import Mapping
 
-from .api import Game, GameInfo, IllegalAction, Result, State, Turn
-from .hexgrid import HexGrid, bits
+from games.engine.api import Game, GameInfo, IllegalAction, Result, State, Turn
+from games.engine.hexgrid import HexGrid, bits
 
 SIDES = ("upper", "lower")
 SIDE_INDEX = {"upper": 0, "lower": 1}
@@ -176,11 +176,12 @@ class RoPaSci360(Game):
 
     def action_from_json(self, data, player=None):
         """``["SLIDE", [r, q], [r, q]]``, ``["SWING", ...]`` or ``["THROW", "p", [r, q]]`` to an action tuple."""
-        if not isinstance(data, (list, tuple)) or len(data) != 3 or data[0] not in ("SLIDE", "SWING", "THROW"):
+        if (not isinstance(data, (list, tuple)) or len(data) != 3 or not isinstance(data[0], str)
+                or data[0] not in ("SLIDE", "SWING", "THROW")):
             raise _malformed(player, data, 'expected ["SLIDE"|"SWING", [r, q], [r, q]] or ["THROW", "r"|"p"|"s", [r, q]]')
         kind = data[0]
         if kind == "THROW":
-            if data[1] not in SYMBOL_INDEX:
+            if not isinstance(data[1], str) or data[1] not in SYMBOL_INDEX:
                 raise _malformed(player, data, "the symbol must be one of \"r\", \"p\", \"s\"")
             return ("THROW", data[1], self._hex_from_json(player, data, data[2]))
         return (kind, self._hex_from_json(player, data, data[1]), self._hex_from_json(player, data, data[2]))
@@ -718,10 +719,3 @@ class RoPaSci360State(State):
 GAME = RoPaSci360()
 RoPaSci360State.game = GAME
 
-
-def _register():
-    from . import register
-    register(GAME)
-
-
-_register()

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 
-from games.engine.ropasci360 import HEXES, INDEX, NEIGHBOURS, NMASK
+from .rules import HEXES, INDEX, NEIGHBOURS, NMASK
 
 SEATS = ("upper", "lower")
 SEAT_INDEX = {"upper": 0, "lower": 1}

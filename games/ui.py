@@ -1,0 +1,106 @@
+"""The site's adapter for one game: how it is drawn, read and played by clicks. Game-agnostic code asks
+``ui_for(game)``; each game package has a ``ui`` module whose ``UI`` subclasses :class:`GameUI`.
+
+Everything here works from observations (``state.observation(seat)``: the JSON a viewer may see) and
+canonical JSON actions, never from engine states, so nothing secret can reach a page through it.
+
+Input by clicks is generic (``static/js/game.js``): every legal action has a *path*, a list of steps
+``{"key": ..., "label": ...}``. The board template marks clickable things with ``data-pick="KEY"``; a step
+whose key is not on the board is offered as a button with its label. The page highlights the next steps of
+the legal actions that match what was clicked so far; an action whose whole path was clicked is chosen.
+"""
+from __future__ import annotations
+
+
+from dataclasses import dataclass
+from typing import Any
+
+from .engine import game_module
+
+JSON = Any
+
+
+@dataclass(frozen=True)
+class Param:
+    """A game parameter the lobby offers: an integer range, a choice, or a yes/no."""
+
+    name: str
+    label: str
+    default: Any
+    choices: tuple = ()  # (value, label) pairs; empty: an integer from minimum to maximum, or a bool
+    minimum: int | None = None
+    maximum: int | None = None
+    help: str = ""
+
+
+class GameUI:
+    """Defaults that suit most games; a game overrides what it draws and says differently."""
+
+    board_template = ""  # draws self.board(...) as <svg id="board" class="board" data-turn="N" ...>
+    stylesheet = ""  # static path of the game's CSS (board colours, pieces), or ""
+    legend = ""  # one line under the board saying how to read it
+    hint = "Click a piece, then where it goes, then confirm."
+    flippable = True  # a "Flip board" button (the board drawn from the other side)
+    chart_label = ""  # what ``material`` measures, for the replay chart ("" and material None: no chart)
+
+    def __init__(self, game):
+        self.game = game
+
+    # --- words -------------------------------------------------------------------------------------
+    def seat_name(self, seat: str) -> str:
+        return seat.replace("_", " ").title()
+
+    def action_words(self, seat: str, action: JSON) -> str:
+        """A canonical JSON action in words (by default the engine's text form)."""
+        return self.game.action_to_text(self.game.action_from_json(action, seat))
+
+    def event_words(self, event: JSON) -> str:
+        """One event of a resolved turn (a battle, an explosion) in words; "" to leave it out."""
+        return ""
+
+    def result_reason(self, outcome: dict, observation: JSON) -> str:
+        """Why a game that ended by the rules ended, in a sentence (default: the game's result text)."""
+        text = (outcome or {}).get("text") or ""
+        return (text[:1].upper() + text[1:] + ".") if text else ""
+
+    # --- drawing -----------------------------------------------------------------------------------
+    def board(self, observation: JSON, *, flipped: bool = False, last: dict | None = None) -> dict:
+        """Context for ``board_template``: the position ``observation`` (None before the game is set up),
+        with ``last`` (``{"number", "actions", "events"}``: the turn that led to it) marked."""
+        raise NotImplementedError
+
+    def seat_stats(self, observation: JSON, seat: str) -> list[tuple[str, Any]]:
+        """(label, value) pairs shown for each seat beside the board and in the replay."""
+        return []
+
+    def material(self, observation: JSON, seat: str) -> float | None:
+        """A number per seat to chart over a replay (e.g. pieces left); None: the game has no chart."""
+        return None
+
+    # --- input -------------------------------------------------------------------------------------
+    def action_path(self, seat: str, action: JSON) -> list[dict]:
+        """The clicks that choose ``action``: steps ``{"key": str, "label": str}`` (label for off-board steps)."""
+        raise NotImplementedError
+
+    def action_group(self, seat: str, action: JSON) -> str:
+        """The heading of ``action`` in the list of legal actions (an <optgroup>); "" for none."""
+        return ""
+
+    # --- the lobby ---------------------------------------------------------------------------------
+    def params(self) -> list[Param]:
+        """The game's parameters the lobby offers (none by default)."""
+        return []
+
+
+_cache: dict[int, GameUI] = {}
+
+
+def ui_for(game) -> GameUI:
+    """The adapter of an engine game object (one per loaded game)."""
+    ui = _cache.get(id(game))
+    if ui is None or ui.game is not game:
+        module = game_module(game.info.name, "ui")
+        if module is None:
+            raise LookupError(f"game {game.info.name!r} has no ui module")
+        ui = _cache[id(game)] = module.UI(game)
+    return ui
