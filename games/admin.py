@@ -20,10 +20,10 @@ from django.contrib import admin, messages
 from django.contrib.admin.views.main import ChangeList
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
-from django.db.models import Count, Exists, F, OuterRef, Prefetch, Q, Value
-from django.db.models.functions import Concat
+from django.db.models import Count, Exists, F, OuterRef, Prefetch, Q
 from django.http import HttpResponse, HttpResponseNotAllowed, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
+from django.templatetags.static import static
 from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
@@ -32,10 +32,10 @@ from django.utils.formats import date_format
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
-from . import live, services
-from .board import board_context
+from . import botrunner, gamelog, services
 from .engine import load_game, registered_names
 from .models import Game, PendingAction, Seat, Turn
+from .ui import ui_for
 
 LIVE_STATUSES = (Game.Status.WAITING, Game.Status.ACTIVE)
 EXPORT_LIMIT = 2000  # games per zip: each log is one query and the zip is built in memory
@@ -45,28 +45,36 @@ RESULT_TEXTS_SECONDS = 300  # how long the result filter's list of texts is cach
 
 # --- helpers ------------------------------------------------------------------------------------------
 
-def action_text(kind: str, side: str, action) -> str:
-    """A stored (JSON) action in the referee's notation, e.g. ``SLIDE from (1, -1) to (0, -1)``."""
+def _engine(kind: str, params):
+    try:
+        return load_game(kind, **(params or {}))
+    except Exception:  # a game no longer registered or parameters it no longer takes: show raw JSON
+        return None
+
+
+def action_text(kind: str, side: str, action, params=None) -> str:
+    """A stored (JSON) action in the game's notation, e.g. ``SLIDE from (1, -1) to (0, -1)``; staff see every
+    record whole (no redaction)."""
     if action is None:
         return "—"
+    eg = _engine(kind, params)
+    if eg is None:
+        return str(action)
+    if side == "chance":
+        return f"chance: {action}"
     try:
-        eg = load_game(kind)
         return eg.action_to_text(eg.action_from_json(action, side))
     except Exception:  # an engine that no longer reads an old row: show the raw JSON rather than fail
         return str(action)
 
 
-def battles_text(events) -> str:
-    """Battles of a turn, e.g. ``at (0, -1): upper rock ×2, lower scissors defeated``."""
-    from .board import SYMBOL_NAMES
-    parts = []
-    for e in events or []:
-        r, q = e.get("hex", ("?", "?"))
-        lost = ", ".join(f"{d.get('player')} {SYMBOL_NAMES.get(d.get('symbol'), d.get('symbol'))}"
-                         + (f" ×{d['count']}" if d.get("count", 1) > 1 else "")
-                         for d in e.get("defeated", []))
-        parts.append(f"at ({r}, {q}): {lost or 'nothing'} defeated")
-    return "; ".join(parts)
+def events_text(kind: str, events, params=None) -> str:
+    """A turn's events in the game's words, e.g. battles or explosions."""
+    eg = _engine(kind, params)
+    if eg is None:
+        return str(events or "")
+    ui = ui_for(eg)
+    return "; ".join(w for w in (ui.event_words(e) for e in events or []) if w)
 
 
 def seat_label(seat: Seat) -> str:
@@ -216,11 +224,12 @@ class PendingActionInline(ReadOnlyInline):
     readonly_fields = fields
 
     def get_queryset(self, request):
-        return super().get_queryset(request).annotate(game_kind=F("game__kind")).order_by("turn", "side")
+        return (super().get_queryset(request).annotate(game_kind=F("game__kind"), game_params=F("game__params"))
+                .order_by("turn", "side"))
 
     @admin.display(description="action")
     def action_text(self, pending):
-        return action_text(pending.game_kind, pending.side, pending.action)
+        return action_text(pending.game_kind, pending.side, pending.action, pending.game_params)
 
     @admin.display(description="submitted")
     def submitted(self, pending):
@@ -230,27 +239,23 @@ class PendingActionInline(ReadOnlyInline):
 class TurnInline(ReadOnlyInline):
     model = Turn
     verbose_name_plural = "turn log"
-    fields = ("number", "upper_action", "lower_action", "battles", "resolved")
+    fields = ("number", "actions_text", "events_text", "resolved")
     readonly_fields = fields
     classes = ("turn-log",)
 
     def get_queryset(self, request):
-        return super().get_queryset(request).annotate(game_kind=F("game__kind")).order_by("number")
+        return (super().get_queryset(request).annotate(game_kind=F("game__kind"), game_params=F("game__params"))
+                .order_by("number"))
 
-    def _action(self, turn, side):
-        return action_text(turn.game_kind, side, (turn.actions or {}).get(side))
+    @admin.display(description="actions")
+    def actions_text(self, turn):
+        return format_html_join(mark_safe("<br>"), "{}: {}", (
+            (side, action_text(turn.game_kind, side, action, turn.game_params))
+            for side, action in (turn.actions or {}).items()))
 
-    @admin.display(description="upper")
-    def upper_action(self, turn):
-        return self._action(turn, "upper")
-
-    @admin.display(description="lower")
-    def lower_action(self, turn):
-        return self._action(turn, "lower")
-
-    @admin.display(description="battles")
-    def battles(self, turn):
-        return battles_text(turn.events) or "—"
+    @admin.display(description="events")
+    def events_text(self, turn):
+        return events_text(turn.game_kind, turn.events, turn.game_params) or "—"
 
     @admin.display(description="resolved")
     def resolved(self, turn):
@@ -334,17 +339,19 @@ class GameAdmin(admin.ModelAdmin):
     def links(self, game):
         items = [(reverse("replay", args=[game.id]), "Replay"),
                  (game.get_absolute_url(), "Live page"),
-                 (reverse("log_txt", args=[game.id]), "Referee log (.txt)")]
+                 (reverse("log_txt", args=[game.id]), "Game log (.txt)")]
         return format_html_join(" · ", '<a href="{}">{}</a>', items)
 
     @admin.display(description="board")
     def board(self, game):
-        state = game.state
-        if state is None and game.turn:
-            state = services.replay_state(game).to_json()
+        """The whole position (staff see everything, hidden information included)."""
+        eg = services.engine_for(game)
+        ui = ui_for(eg)
+        state = services.current_state(game)
         label = "Final board" if game.is_over else "Current board"
-        svg = render_to_string("games/_board.html", {"board": board_context(state), "board_label": label})
-        return format_html('<div class="rps-thumb"><p>{} after turn {}</p>{}</div>', label, game.turn,
+        svg = render_to_string(ui.board_template, {"board": ui.board(state.to_json()), "board_label": label})
+        css = format_html('<link rel="stylesheet" href="{}">', static(ui.stylesheet)) if ui.stylesheet else ""
+        return format_html('<div class="board-thumb">{}<p>{} after turn {}</p>{}</div>', css, label, game.turn,
                            mark_safe(svg))
 
     # -- actions --
@@ -361,7 +368,6 @@ class GameAdmin(admin.ModelAdmin):
 
     @admin.action(description="Export selected games' referee logs (.zip)", permissions=["view"])
     def export_logs(self, request, queryset):
-        from .api import referee_log_text
         games = list(queryset.order_by("-created")[:EXPORT_LIMIT + 1])
         if len(games) > EXPORT_LIMIT:
             self.message_user(request, f"Select at most {EXPORT_LIMIT} games to export at once.", messages.ERROR)
@@ -369,7 +375,7 @@ class GameAdmin(admin.ModelAdmin):
         buffer = io.BytesIO()
         with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as zf:
             for game in games:
-                zf.writestr(f"{game.id}.txt", referee_log_text(game))
+                zf.writestr(f"{game.id}.txt", gamelog.log_text(game))
         response = HttpResponse(buffer.getvalue(), content_type="application/zip")
         stamp = timezone.now().strftime("%Y%m%d-%H%M%S")
         response["Content-Disposition"] = f'attachment; filename="ropasci-logs-{stamp}.zip"'
@@ -380,7 +386,7 @@ class GameAdmin(admin.ModelAdmin):
         has_bot = Exists(Seat.objects.filter(game=OuterRef("pk"), kind=Seat.Kind.BOT))
         ids = list(queryset.filter(has_bot, status=Game.Status.ACTIVE).values_list("pk", flat=True))
         for game_id in ids:
-            live.requeue_bots(game_id)
+            botrunner.requeue_bots(game_id)
         self.message_user(request, f"Re-queued bot moves of {len(ids)} active game(s) with bots."
                           if ids else "None of the selected games is active with a bot seat.",
                           messages.SUCCESS if ids else messages.WARNING)
@@ -427,7 +433,7 @@ class GameAdmin(admin.ModelAdmin):
             self.message_user(request, "Only an active game with a bot seat has bot moves to re-queue.",
                               messages.WARNING)
         else:
-            forgotten = live.requeue_bots(game.id)
+            forgotten = botrunner.requeue_bots(game.id)
             self.message_user(request, f"Bot moves re-queued (forgot {forgotten} in-flight move(s)).",
                               messages.SUCCESS)
         return self._back(game)
@@ -478,13 +484,13 @@ def dashboard_stats(days: int = 14, now=None) -> dict:
 
     # The "finished" condition sits in each FILTER rather than in WHERE: SQLite then walks the bot seats
     # and looks their games up by key, instead of walking every finished game (2-3x faster on 100,000).
-    finished = Q(game__status=Game.Status.FINISHED)
-    won = Q(game__result=Concat(Value("winner: "), F("side")))
+    # Outcomes are data: each seat's return (1 a win, 0 a loss, anything between a draw or a shared result).
+    finished = Q(game__status=Game.Status.FINISHED, score__isnull=False)
     bot_rows = [row for row in Seat.objects.filter(kind=Seat.Kind.BOT).order_by().values("bot_level").annotate(
                     games=Count("pk", filter=finished),
-                    wins=Count("pk", filter=finished & won),
-                    draws=Count("pk", filter=finished & Q(game__result__startswith="draw")),
-                    losses=Count("pk", filter=finished & Q(game__result__startswith="winner:") & ~won),
+                    wins=Count("pk", filter=finished & Q(score=1.0)),
+                    draws=Count("pk", filter=finished & Q(score__gt=0.0, score__lt=1.0)),
+                    losses=Count("pk", filter=finished & Q(score=0.0)),
                 ) if row["games"]]
     order = {level: i for i, level in enumerate(services.BOT_LEVELS)}
     bot_rows.sort(key=lambda r: order.get(r["bot_level"], len(order)))

@@ -1,12 +1,14 @@
 """The HTTP API for programs (external bots, scripts, the course-style client in ``games/client.py``).
 
 Thin views: parse and check the request's shape, call one service function, answer JSON. Errors are
-``{"error": message}`` with the service's status code; nothing a rejected request sent is kept.
+``{"error": message}`` with the service's status code; nothing a rejected request sent is kept. Every game
+is played the same way: ``"game"`` any registered name, seats named by the game; what a viewer sees of the
+position is ``observation(seat)`` (the seat of the token sent, or a spectator's).
 """
 from __future__ import annotations
 
 import asyncio
-import json
+import logging
 
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
@@ -14,12 +16,13 @@ from django.http import HttpResponse, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from . import live, services
-from .engine import refereelog
+from . import broadcast, gamelog, safejson, services
 from .models import Game
 
+log = logging.getLogger(__name__)
+
 WAIT_SECONDS = 30
-MAX_BODY = 64 * 1024
+MAX_BODY = safejson.MAX_BYTES
 
 
 def error(status: int, message: str) -> JsonResponse:
@@ -27,12 +30,13 @@ def error(status: int, message: str) -> JsonResponse:
 
 
 def read_json(request):
-    if len(request.body) > MAX_BODY:
-        raise services.BadRequest("request body too large")
+    """The request body as JSON (size, nesting and number limits), BadRequest otherwise."""
+    if int(request.META.get("CONTENT_LENGTH") or 0) > MAX_BODY:
+        raise services.BadRequest(f"request body too large (the limit is {MAX_BODY} bytes)")
     try:
-        return json.loads(request.body or b"null")
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise services.BadRequest(f"malformed JSON: {exc}") from None
+        return safejson.loads(request.body, max_bytes=MAX_BODY)
+    except safejson.BadJSON as exc:
+        raise services.BadRequest(str(exc)) from None
 
 
 def seat_token(request) -> str | None:
@@ -41,22 +45,27 @@ def seat_token(request) -> str | None:
     return token.strip() if scheme == "Seat" and token.strip() else None
 
 
-def game_payload(game: Game, request=None) -> dict:
-    """The public view of a game: identical for everyone, whatever any seat has submitted but not resolved."""
+def game_payload(game: Game, request=None, seat: str | None = None) -> dict:
+    """A viewer's view of a game: ``seat`` (None: a spectator) sees ``observation(seat)``; the same for
+    everyone with the same seat, whatever any seat has submitted but not resolved. The seat to act also
+    gets its ``legal_actions``."""
     seats = {s.side: {"kind": s.kind, "bot": s.bot_level or None, "name": s.label, "claimed": s.is_claimed}
              for s in game.seats.all()}
     deadline = game.turn_deadline
-    return {
+    state = services.current_state(game)
+    to_act = services.waiting_on(game)
+    payload = {
         "id": game.id,
         "game": game.kind,
+        "params": game.params,
         "status": game.status,
         "turn": game.turn,
-        "to_act": services.waiting_on(game),
-        "state": game.state,
+        "to_act": to_act,
+        "state": state.observation(seat),
         "result": game.result or None,
+        "outcome": game.outcome,
         "ending": game.ending or None,
-        "turns": [{"number": t.number, "actions": t.actions, "events": t.events}
-                  for t in game.turns.order_by("number")],
+        "turns": gamelog.visible_records(game, seat),
         "seats": seats,
         "turn_seconds": game.turn_seconds,
         "deadline": deadline.isoformat() if deadline else None,
@@ -65,6 +74,12 @@ def game_payload(game: Game, request=None) -> dict:
         "created": game.created.isoformat(),
         "source": game.source,
     }
+    if seat is not None:
+        payload["seat"] = seat
+        if seat in to_act:
+            eg = services.engine_for(game)
+            payload["legal_actions"] = [eg.action_to_json(a) for a in state.legal_actions(seat)]
+    return payload
 
 
 def replay_path(game: Game) -> str:
@@ -84,7 +99,7 @@ def create(request):
         if not isinstance(data, dict):
             raise services.BadRequest('expected a JSON object like {"game": "ropasci360", "players": {...}}')
         created = services.create_game(data.get("game", "ropasci360"), data.get("players"),
-                                       data.get("turn_seconds"), claim="all")
+                                       data.get("turn_seconds"), params=data.get("params"), claim="all")
     except services.ServiceError as exc:
         return error(exc.status, exc.message)
     game = created.game
@@ -96,19 +111,24 @@ def create(request):
 
 def _load_payload(game_id: str, request) -> dict:
     game = services.check_timeout(game_id)
-    return game_payload(game, request)
+    token = seat_token(request)
+    seat = services.seat_for_token(game, token).side if token else None
+    return game_payload(game, request, seat)
 
 
 @require_http_methods(["GET", "HEAD"])
 async def detail(request, game_id: str):
-    """The game; with ``?wait_turn=N``, held (up to 30 s) until N turns have resolved or the game ended."""
+    """The game; with ``?wait_turn=N``, held (up to 30 s) until N turns have resolved or the game ended.
+    With ``Authorization: Seat <token>`` it is that seat's view (with its legal actions when it is to act)."""
     wait = request.GET.get("wait_turn")
     try:
         if wait is None:
             return JsonResponse(await sync_to_async(_load_payload)(game_id, request))
         try:
-            target = int(wait)
+            target = int(wait) if len(wait) < 12 else None
         except ValueError:
+            target = None
+        if target is None:
             return error(400, "wait_turn must be a whole number of turns")
         return JsonResponse(await wait_for_turn(game_id, target, request))
     except services.ServiceError as exc:
@@ -116,11 +136,17 @@ async def detail(request, game_id: str):
 
 
 async def wait_for_turn(game_id: str, target: int, request, timeout: float = WAIT_SECONDS) -> dict:
-    """Listen on the game's group first, then read: no change can slip between the read and the wait."""
+    """Listen on the game's group first, then read: no change can slip between the read and the wait.
+    Without a working channel layer (Redis down) it reads again every half second instead."""
     layer = get_channel_layer()
-    channel = await layer.new_channel()
-    group = live.group_name(game_id)
-    await layer.group_add(group, channel)
+    group = broadcast.group_name(game_id)
+    channel = None
+    try:
+        channel = await layer.new_channel()
+        await layer.group_add(group, channel)
+    except Exception as exc:
+        log.warning("wait_turn on game %s without the channel layer: %r", game_id, exc)
+        channel = None
     try:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
@@ -136,12 +162,21 @@ async def wait_for_turn(game_id: str, target: int, request, timeout: float = WAI
                 from django.utils import timezone
                 until = (parse_datetime(payload["deadline"]) - timezone.now()).total_seconds() + 0.1
                 remaining = max(0.05, min(remaining, until))
+            if channel is None:
+                await asyncio.sleep(min(remaining, 0.5))
+                continue
             try:
                 await asyncio.wait_for(layer.receive(channel), remaining)
             except asyncio.TimeoutError:
                 pass
+            except Exception:  # the layer failed while waiting: read again by polling
+                channel = None
     finally:
-        await layer.group_discard(group, channel)
+        if channel is not None:
+            try:
+                await layer.group_discard(group, channel)
+            except Exception:
+                pass
 
 
 @csrf_exempt
@@ -154,38 +189,34 @@ def actions(request, game_id: str):
         services.seat_for_token(game, token)  # 403 first, before looking at the body
         data = read_json(request)
         if not isinstance(data, dict) or "turn" not in data or "action" not in data:
-            raise services.BadRequest('expected a JSON object {"turn": N, "action": [...]}')
+            raise services.BadRequest('expected a JSON object {"turn": N, "action": ...}')
         game, resolved = services.submit_action(game_id, token, data["turn"], data["action"])
+        seat = services.seat_for_token(game, token).side
     except services.ServiceError as exc:
         return error(exc.status, exc.message)
     game.refresh_from_db()
-    body = {"status": "resolved" if resolved else "accepted", "turn": game.turn, "game": game_payload(game, request)}
+    body = {"status": "resolved" if resolved else "accepted", "turn": game.turn,
+            "game": game_payload(game, request, seat)}
     return JsonResponse(body, status=200 if resolved else 202)
 
 
 @csrf_exempt
 @require_POST
 def resign(request, game_id: str):
+    token = seat_token(request)
     try:
-        game = services.resign(game_id, seat_token(request))
+        game = services.resign(game_id, token)
     except services.ServiceError as exc:
         return error(exc.status, exc.message)
-    return JsonResponse(game_payload(game, request))
+    return JsonResponse(game_payload(game, request, services.seat_for_token(game, token).side))
 
 
 @require_GET
 def log_txt(request, game_id: str):
-    """The game as a COMP30024 referee log: resolved turns, then the result line once finished."""
+    """The game in its log format (a COMP30024 referee log where the game has one), for everyone: only
+    what a spectator may see."""
     try:
         game = services.get_game(game_id)
     except services.ServiceError as exc:
         return error(exc.status, exc.message)
-    return HttpResponse(referee_log_text(game), content_type="text/plain; charset=utf-8")
-
-
-def referee_log_text(game: Game) -> str:
-    eg = services.engine_for(game)
-    turns = [(eg.action_from_json(t["upper"], "upper"), eg.action_from_json(t["lower"], "lower"))
-             for t in game.turns.order_by("number").values_list("actions", flat=True)]
-    result = game.result if game.status == Game.Status.FINISHED else None
-    return refereelog.write(turns, result) if turns or result else ""
+    return HttpResponse(gamelog.log_text(game), content_type="text/plain; charset=utf-8")

@@ -4,4 +4,12 @@ from django.apps import AppConfig
 class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "games"
-    verbose_name = "RoPaSci 360 games"
+    verbose_name = "Games"
+
+    def ready(self):
+        # What follows a committed change to a game: each listener lives apart from the services.
+        from . import botrunner, broadcast, clocks
+        from .signals import game_changed
+        game_changed.connect(broadcast.on_game_changed, dispatch_uid="broadcast")
+        game_changed.connect(botrunner.on_game_changed, dispatch_uid="bots")
+        game_changed.connect(clocks.on_game_changed, dispatch_uid="clocks")

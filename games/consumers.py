@@ -10,7 +10,7 @@ from __future__ import annotations
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from . import live, presenters, seatsession, services
+from . import broadcast, presenters, safejson, seatsession, services
 from .models import Game
 
 
@@ -21,14 +21,20 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=4404)
             return
         self.seat = await database_sync_to_async(seatsession.recall)(self.scope.get("session"), self.game_id)
-        self.group = live.group_name(self.game_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        self.group = broadcast.group_name(self.game_id)
+        try:
+            await self.channel_layer.group_add(self.group, self.channel_name)
+        except Exception:  # the channel layer is down: the page still gets the board, and resyncs on reconnect
+            self.group = None
         await self.accept()
         await self.send_view()
 
     async def disconnect(self, code):
-        if hasattr(self, "group"):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+        if getattr(self, "group", None):
+            try:
+                await self.channel_layer.group_discard(self.group, self.channel_name)
+            except Exception:
+                pass
 
     async def receive_json(self, content, **kwargs):
         """Messages: {"type": "sync"}, {"type": "submit", "turn": N, "action": [...]}, {"type": "resign"}."""
@@ -59,8 +65,12 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     async def receive(self, text_data=None, bytes_data=None, **kwargs):
         try:
             await super().receive(text_data=text_data, bytes_data=bytes_data, **kwargs)
-        except ValueError:
-            await self.send_error("malformed JSON")
+        except safejson.BadJSON as exc:
+            await self.send_error(str(exc))
+
+    @classmethod
+    async def decode_json(cls, text_data):
+        return safejson.loads(text_data or "", max_bytes=safejson.MAX_BYTES)
 
     async def game_changed(self, event):
         await self.send_view()

@@ -6,6 +6,8 @@ import secrets
 from django import forms
 
 from . import services
+from .bots import levels_for
+from .engine import load_game, registered_names
 
 OPPONENTS = [
     ("human", "A person"),
@@ -19,9 +21,13 @@ BOT_LEVEL_CHOICES = [
 ]
 SIDE_CHOICES = [
     ("random", "Random"),
-    ("upper", "Upper (starts at the top)"),
-    ("lower", "Lower (starts at the bottom)"),
+    ("first", "First seat (Upper, White: moves first)"),
+    ("second", "Second seat (Lower, Black)"),
 ]
+
+
+def game_choices() -> list[tuple[str, str]]:
+    return [(name, load_game(name).info.title) for name in registered_names()]
 TIME_CHOICES = [
     ("", "No limit"),
     ("30", "30 seconds"),
@@ -30,11 +36,12 @@ TIME_CHOICES = [
 
 
 class NewGameForm(forms.Form):
+    game = forms.ChoiceField(label="Game", choices=game_choices, initial="ropasci360")
     opponent = forms.ChoiceField(label="Play against", choices=OPPONENTS, initial="human",
                                  widget=forms.RadioSelect)
     bot_level = forms.ChoiceField(label="Bot level", choices=BOT_LEVEL_CHOICES, initial="greedy",
-                                  help_text="For a game against a bot; in bot against bot, the bot playing Upper.")
-    second_bot_level = forms.ChoiceField(label="Second bot (Lower)", choices=BOT_LEVEL_CHOICES, initial="random",
+                                  help_text="For a game against a bot; in bot against bot, the bot in the first seat.")
+    second_bot_level = forms.ChoiceField(label="Second bot", choices=BOT_LEVEL_CHOICES, initial="random",
                                          help_text="Only for bot against bot.")
     side = forms.ChoiceField(label="Your side", choices=SIDE_CHOICES, initial="random", widget=forms.RadioSelect)
     turn_seconds = forms.TypedChoiceField(label="Time per turn", choices=TIME_CHOICES, initial="", required=False,
@@ -49,20 +56,36 @@ class NewGameForm(forms.Form):
             raise forms.ValidationError("Choose one of the offered time limits.")
         return value
 
+    def clean(self):
+        data = super().clean()
+        if data.get("game") and len(self.seats()) != 2:
+            raise forms.ValidationError("This game is not offered in the lobby yet: create it through the API.")
+        levels = levels_for(load_game(data["game"])) if data.get("game") else ()
+        for field in ("bot_level", "second_bot_level"):
+            if data.get(field) and data[field] not in levels:
+                self.add_error(field, f"This game has no {data[field]} bot yet.")
+        return data
+
+    def seats(self) -> tuple[str, ...]:
+        return load_game(self.cleaned_data["game"]).info.players
+
     def creator_side(self) -> str | None:
-        """The side the creator plays (a random side drawn now), or None when two bots play."""
+        """The seat the creator plays (a random one drawn now), or None when two bots play."""
         data = self.cleaned_data
         if data["opponent"] == "botvbot":
             return None
+        seats = self.seats()
         side = data["side"]
-        return secrets.choice(["upper", "lower"]) if side == "random" else side
+        if side == "random":
+            return secrets.choice(list(seats))
+        return seats[0] if side == "first" else seats[1]
 
     def players(self, creator_side: str | None) -> dict[str, str]:
-        """``players`` for ``services.create_game``: ``"human"`` or ``"bot:LEVEL"`` per side."""
+        """``players`` for ``services.create_game``: ``"human"`` or ``"bot:LEVEL"`` per seat."""
         data = self.cleaned_data
+        first, second = self.seats()
         if creator_side is None:
-            return {"upper": f"bot:{data['bot_level']}", "lower": f"bot:{data['second_bot_level']}"}
-        other = "lower" if creator_side == "upper" else "upper"
+            return {first: f"bot:{data['bot_level']}", second: f"bot:{data['second_bot_level']}"}
+        other = second if creator_side == first else first
         opponent = "human" if data["opponent"] == "human" else f"bot:{data['bot_level']}"
         return {creator_side: "human", other: opponent}
-

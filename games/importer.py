@@ -1,8 +1,9 @@
-"""Import a COMP30024 referee log as a game: the upload page and ``manage.py importlog`` both land here.
+"""Import a game log (a COMP30024 referee log of any game with a log format) as a game: the upload page and
+``manage.py importlog`` both land here.
 
-The log is read (both hex notations), replayed through the engine turn by turn, and stored like any
-played game: a ``Game`` with ``source="imported"``, two human seats, one ``Turn`` row per applied turn with
-canonical JSON actions and the battles, and the cached state. The engine decides how the game ended, never
+The game is recognised by which log format reads the file; the log is replayed through the engine turn by
+turn and stored like any played game: a ``Game`` with ``source="imported"``, human seats, one ``Turn`` row
+per applied turn with canonical JSON actions and events, and the cached state. The engine decides how the game ended, never
 the log's own result line. A log with an illegal action is kept up to the turn before it, and ``Game.note``
 says where and why it stops. A file that cannot be read raises :class:`LogImportError` and stores nothing.
 """
@@ -14,14 +15,12 @@ from pathlib import PurePath
 
 from django.db import transaction
 
-from .engine import IllegalAction, load_game
-from .engine import refereelog
+from .engine import LogFormatError, Result, load_game
+from .engine.history import read_log, replay_checked
 from .models import Game, Seat, Turn
 
-KIND = "ropasci360"
 MAX_BYTES = 256 * 1024
 MAX_NAME = 60
-SIDES = ("upper", "lower")
 
 
 class LogImportError(ValueError):
@@ -67,8 +66,8 @@ def clean_name(name: str | None) -> str:
     return " ".join(name.split())[:MAX_NAME]
 
 
-def names_from_filename(filename: str | None) -> dict[str, str]:
-    """``alice-vs-bob.txt`` names Upper alice and Lower bob; any other name gives nothing."""
+def names_from_filename(filename: str | None, sides=("first", "second")) -> dict[str, str]:
+    """``alice-vs-bob.txt`` names the first seat alice and the second bob; any other name gives nothing."""
     if not filename:
         return {}
     stem = PurePath(str(filename).replace("\\", "/")).name
@@ -76,70 +75,68 @@ def names_from_filename(filename: str | None) -> dict[str, str]:
     m = _VS.match(stem)
     if not m:
         return {}
-    names = {side: clean_name(m.group(side)) for side in SIDES}
+    names = {sides[0]: clean_name(m.group("upper")), sides[1]: clean_name(m.group("lower"))}
     return names if all(names.values()) else {}
 
 
-def import_text(text: str, *, filename: str | None = None, names: dict[str, str] | None = None) -> Imported:
-    """Parse, replay and store a referee log; LogImportError (nothing stored) if it cannot be read."""
+def import_text(text: str, *, filename: str | None = None, names: dict[str, str] | list[str] | None = None,
+                game: str | None = None) -> Imported:
+    """Parse, replay and store a game log; LogImportError (nothing stored) if it cannot be read. ``names``
+    are the players' display names by seat, or in seat order (the game is known only once the log is read)."""
     try:
-        log = refereelog.parse(text)
-    except refereelog.LogFormatError as exc:
+        kind, log = read_log(text, game)
+    except LogFormatError as exc:
         raise LogImportError(str(exc), line=exc.line) from None
+    eg = load_game(kind)
     if not log.turns:
-        raise LogImportError("the log has no complete turn (expected lines like "
-                             "'turn 1: upper: THROW symbol r to (4, 0)')")
-
-    display = {side: side for side in SIDES}
-    display.update(names_from_filename(filename))
+        raise LogImportError("the log has no complete turn")
+    sides = list(eg.info.players)
+    display = {side: side for side in sides}
+    display.update(names_from_filename(filename, sides) if len(sides) == 2 else {})
+    if isinstance(names, (list, tuple)):
+        names = dict(zip(sides, names))
     for side, name in (names or {}).items():
         if side in display and clean_name(name):
             display[side] = clean_name(name)
 
-    eg = load_game(KIND)
-    state = eg.new_initial_state()
-    rows: list[Turn] = []
-    note = ""
+    rep = replay_checked(eg, log.turns)
     messages: list[str] = []
-    for n, (upper, lower) in enumerate(log.turns, start=1):
-        if state.is_terminal():
-            messages.append(f"the game ended after turn {n - 1}; the {len(log.turns) - n + 1} later turn(s) "
-                            f"in the log were not imported")
-            break
-        pair = {"upper": upper, "lower": lower}
-        illegal = None
-        for side in SIDES:
-            try:
-                state.check_action(side, pair[side])
-            except IllegalAction as exc:
-                illegal = (side, exc)
-                break
-        if illegal:
-            side, exc = illegal
-            note = f"illegal action at turn {n} by {side}: {exc.rule}"
-            break
-        turn = state.apply_actions(pair)
-        rows.append(Turn(number=turn.number, actions={s: eg.action_to_json(pair[s]) for s in SIDES},
-                         events=turn.events))
-
-    if state.is_terminal():
-        status, result, ending = Game.Status.FINISHED, state.result().text, Game.Ending.RULES
-        if log.result and log.result != result:
-            messages.append(f"the log's own result line says {log.result!r}; the rules say {result!r}")
+    note = ""
+    if rep.extra_turns:
+        messages.append(f"the game ended after turn {rep.applied}; the {rep.extra_turns} later turn(s) "
+                        f"in the log were not imported")
+    if rep.illegal is not None:
+        note = f"{rep.outcome}: {rep.illegal.rule}"
+    state = rep.state
+    result: Result | None = state.result() if state.is_terminal() else None
+    if result is not None:
+        status, ending = Game.Status.FINISHED, Game.Ending.RULES
+        if log.result and log.result != result.text:
+            messages.append(f"the log's own result line says {log.result!r}; the rules say {result.text!r}")
     else:
-        status, result, ending = Game.Status.ABORTED, "", Game.Ending.ABORTED
+        status, ending = Game.Status.ABORTED, Game.Ending.ABORTED
         if not note:
-            note = f"log ends after {len(rows)} turns (unfinished)"
+            note = f"log ends after {rep.applied} turns (unfinished)"
 
+    events = _events(eg, rep.records)
     with transaction.atomic():
-        game = Game.objects.create(kind=KIND, status=status, result=result, ending=ending, turn=len(rows),
-                                   state=state.to_json(), source=Game.Source.IMPORTED, note=note[:300])
-        for side in SIDES:
-            Seat.objects.create(game=game, side=side, kind=Seat.Kind.HUMAN, display_name=display[side])
-        for row in rows:
-            row.game = game
-        Turn.objects.bulk_create(rows)
+        game = Game.objects.create(kind=kind, params=dict(eg.params), status=status, ending=ending,
+                                   result=result.text if result else "", outcome=result.to_json() if result else None,
+                                   turn=len(rep.records), state=state.to_json(), to_act=[],
+                                   source=Game.Source.IMPORTED, note=note[:300])
+        for side in sides:
+            Seat.objects.create(game=game, side=side, kind=Seat.Kind.HUMAN, display_name=display[side],
+                                score=result.returns.get(side) if result else None)
+        Turn.objects.bulk_create(Turn(game=game, number=n, actions=record, events=ev)
+                                 for n, (record, ev) in enumerate(zip(rep.records, events), start=1))
     return Imported(game, len(log.turns), messages)
+
+
+def _events(eg, records: list[dict]) -> list[list]:
+    """Each applied turn's events, from a second fold (the checked replay keeps only the final state)."""
+    from .engine.history import apply_record
+    state = eg.new_initial_state()
+    return [apply_record(eg, state, record).events for record in records]
 
 
 def import_bytes(data: bytes, **kwargs) -> Imported:

@@ -1,8 +1,10 @@
 """Games, their seats, the append-only turn log, and pending (submitted, unresolved) actions.
 
-The turn log is the source of truth: ``Game.state`` is a cache of the engine's JSON after the last
-resolved turn, rebuilt from the log whenever the engine needs the exact state (repetition history).
-Pending actions live in their own table and are only ever shown to the seat that submitted them.
+The turn log is the source of truth (chance outcomes included): ``Game.state`` caches the engine's JSON
+after the last resolved turn, for staff only (it may hold hidden information); the exact state is folded
+from the log (``services.current_state``). How a game ended is data: ``Game.outcome`` (winners, returns,
+text) and each ``Seat.score``, never parsed from text. Pending actions live in their own table and are only
+ever shown to the seat that submitted them. ``Game.seed`` draws chance events and never leaves the server.
 """
 import hashlib
 import hmac
@@ -16,6 +18,10 @@ def new_game_id() -> str:
     """Short, unguessable, URL-safe game id (spectating needs the link, playing needs a seat token)."""
     alphabet = "abcdefghijkmnpqrstuvwxyz23456789"
     return "".join(secrets.choice(alphabet) for _ in range(10))
+
+
+def new_seed() -> str:
+    return secrets.token_hex(16)
 
 
 def hash_token(token: str) -> str:
@@ -40,14 +46,17 @@ class Game(models.Model):
         IMPORTED = "imported", "Imported log"
 
     id = models.CharField(primary_key=True, max_length=16, default=new_game_id, editable=False)
-    kind = models.CharField("game", max_length=32, default="ropasci360", db_index=True)
-    params = models.JSONField(default=dict, blank=True)
+    kind = models.CharField("game", max_length=32, db_index=True)
+    params = models.JSONField(default=dict, blank=True, help_text="The game's parameters (complete)")
     turn_seconds = models.PositiveIntegerField(null=True, blank=True, help_text="Per-turn time limit")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING, db_index=True)
-    result = models.CharField(max_length=200, blank=True, db_index=True)
+    result = models.CharField(max_length=200, blank=True, db_index=True, help_text="The outcome in words")
+    outcome = models.JSONField(null=True, blank=True, help_text="winners, returns per seat, text")
     ending = models.CharField(max_length=12, choices=Ending.choices, blank=True)
     turn = models.PositiveIntegerField("turns", default=0, help_text="Number of resolved turns")
     state = models.JSONField(null=True, blank=True, help_text="Cached engine state after the last turn")
+    to_act = models.JSONField(default=list, blank=True, help_text="Seats to act in the turn in play")
+    seed = models.CharField(max_length=64, default=new_seed, editable=False, help_text="Secret: draws chance")
     turn_started = models.DateTimeField(null=True, blank=True)
     source = models.CharField(max_length=10, choices=Source.choices, default=Source.PLAYED, db_index=True)
     note = models.CharField(max_length=300, blank=True, help_text="e.g. why an imported log stops")
@@ -88,6 +97,7 @@ class Seat(models.Model):
     bot_level = models.CharField(max_length=16, blank=True, db_index=True)
     display_name = models.CharField(max_length=60, blank=True, db_index=True)
     token_hash = models.CharField(max_length=64, blank=True, editable=False)
+    score = models.FloatField(null=True, blank=True, help_text="The seat's return once the game is over")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                              related_name="seats")
 

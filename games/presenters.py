@@ -1,11 +1,11 @@
-"""Context for the game page and its live fragments.
+"""Context for the game page and its live fragments, for any game, through its UI adapter (``games.ui``).
 
-Secrecy: every fragment depends only on the resolved turns (the turn log and ``Game.state``), the public
-status, ``services.waiting_on`` (whether, never what, a seat submitted) and the VIEWER's own pending
-action. Nothing here reads another seat's ``PendingAction``.
+Secrecy: every fragment depends only on the resolved turns seen through ``observation(viewer)`` and
+``redact_record``, the public status, ``services.waiting_on`` (whether, never what, a seat submitted) and
+the VIEWER's own pending action. Nothing here reads another seat's ``PendingAction``.
 
-Rules: the legal actions come from the engine (``legal_actions``), converted with ``action_to_json`` and
-``action_to_text``; the page's script only filters that list, it never computes a move.
+Rules: the legal actions come from the engine (``legal_actions``), with their words and click paths from
+the game's adapter; the page's script only matches clicks against that list, it never computes a move.
 """
 from __future__ import annotations
 
@@ -15,11 +15,10 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.html import escape
 
-from . import board, services
+from . import services
 from .models import Game, PendingAction
+from .ui import ui_for
 
-SYMBOL_ORDER = ("r", "p", "s")
-KIND_GROUPS = (("THROW", "Throws"), ("SLIDE", "Slides"), ("SWING", "Swings"))
 ENDING_WORDS = {
     Game.Ending.RULES: "by the rules",
     Game.Ending.RESIGNATION: "by resignation",
@@ -28,169 +27,147 @@ ENDING_WORDS = {
 }
 
 
-def side_name(side: str | None) -> str:
-    return board.PLAYER_NAMES.get(side, (side or "").title())
-
-
-def other_side(side: str) -> str:
-    return "lower" if side == "upper" else "upper"
-
-
 def action_json_value(action_json) -> str:
     """The compact JSON string used as an option value (equal to the page script's JSON.stringify)."""
     return json.dumps(action_json, separators=(",", ":"))
 
 
-def action_text(game: Game, side: str, action_json) -> str:
-    eg = services.engine_for(game)
-    return eg.action_to_text(eg.action_from_json(action_json, side))
+def names_list(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def result_info(game: Game) -> dict | None:
-    """How the game ended, in words: a headline, the reason and the referee's result line."""
+def result_info(game: Game, ui=None, observation=None) -> dict | None:
+    """How the game ended, in words: a headline, the reason and the game's result text; from the stored
+    outcome (winners and returns), never from parsing the text."""
     if not game.is_over:
         return None
     if game.status == Game.Status.ABORTED:
         return {"headline": "Game aborted", "reason": game.note or "The game was stopped before it ended.",
-                "winner": None, "ending": "aborted", "ending_words": "aborted", "text": ""}
-    text = game.result or ""
-    winner = text[len("winner: "):] if text.startswith("winner: ") else None
+                "winner": None, "winners": [], "ending": "aborted", "ending_words": "aborted", "text": ""}
+    ui = ui or ui_for(services.engine_for(game))
+    outcome = game.outcome or {}
+    winners = list(outcome.get("winners") or [])
+    returns = outcome.get("returns") or {}
     ending = game.ending or Game.Ending.RULES
-    if winner:
-        loser = other_side(winner)
-        headline = f"{side_name(winner)} wins"
-        if ending == Game.Ending.RESIGNATION:
-            reason = f"{side_name(loser)} resigned."
-        elif ending == Game.Ending.TIMEOUT:
-            reason = f"{side_name(loser)} ran out of time."
-        else:
-            state = game.state or {}
-            left = (state.get("throws_left") or {}).get(loser)
-            on_board = sum(t["count"] for t in state.get("tokens", []) if t["player"] == loser)
-            if left == 0 and on_board == 0:
-                reason = f"{side_name(loser)} has no tokens and no throws left."
-            else:
-                reason = (f"{side_name(winner)} has a token that {side_name(loser)} can no longer beat, "
-                          f"and {side_name(loser)} has one token left.")
+    names = [ui.seat_name(s) for s in winners]
+    losers = [ui.seat_name(s) for s, v in returns.items() if not v] if winners else []
+    headline = f"{names_list(names)} win{'s' if len(names) == 1 else ''}" if winners else "Draw"
+    if ending == Game.Ending.RESIGNATION:
+        reason = f"{names_list(losers)} resigned." if losers else "A player resigned."
+    elif ending == Game.Ending.TIMEOUT:
+        reason = (f"{names_list(losers)} ran out of time." if losers else "Every player ran out of time.")
     else:
-        headline = "Draw"
-        detail = text[len("draw: "):] if text.startswith("draw: ") else text
-        if ending == Game.Ending.TIMEOUT:
-            reason = "Both players ran out of time."
-        else:
-            reason = (detail[:1].upper() + detail[1:] + ".") if detail else "The game ended in a draw."
-    return {"headline": headline, "reason": reason, "winner": winner, "ending": ending,
-            "ending_words": ENDING_WORDS.get(ending, ending), "text": text}
+        if observation is None:
+            observation = services.current_state(game).observation(None)
+        reason = ui.result_reason(outcome, observation) or ("The game ended in a draw." if not winners else "")
+    return {"headline": headline, "reason": reason, "winner": winners[0] if len(winners) == 1 else None,
+            "winners": winners, "ending": ending, "ending_words": ENDING_WORDS.get(ending, ending),
+            "text": game.result or ""}
 
 
-def seats_info(game: Game, waiting: list[str], viewer_side: str | None) -> list[dict]:
-    state = game.state or {}
-    sides = list(services.engine_for(game).info.players)
+def seats_info(game: Game, ui, observation, waiting: list[str], viewer_side: str | None) -> list[dict]:
     seats = {s.side: s for s in game.seats.all()}
     rows = []
-    for side in sides:
+    for side in ui.game.info.players:
         seat = seats.get(side)
-        on_board = {sym: 0 for sym in SYMBOL_ORDER}
-        for t in state.get("tokens", []):
-            if t["player"] == side:
-                on_board[t["symbol"]] += t["count"]
-        defeated = (state.get("defeated") or {}).get(side) or {}
         if game.status == Game.Status.ACTIVE:
-            status, status_text = ("choosing", "choosing…") if side in waiting else ("ready", "has chosen")
+            if side in waiting:
+                status, status_text = "choosing", "to move" if len(game.to_act) == 1 else "choosing…"
+            elif side in game.to_act:
+                status, status_text = "ready", "has chosen"
+            else:
+                status, status_text = "idle", ""
         elif game.status == Game.Status.WAITING:
             status, status_text = ("open", "open seat") if seat and not seat.is_claimed else ("joined", "joined")
         else:
             status, status_text = ("over", "")
         rows.append({
-            "side": side,
-            "name": side_name(side),
-            "label": seat.label if seat else "",
-            "is_bot": bool(seat and seat.kind == seat.Kind.BOT),
-            "is_you": side == viewer_side,
-            "status": status,
-            "status_text": status_text,
-            "throws_left": (state.get("throws_left") or {}).get(side, 0),
-            "on_board": sum(on_board.values()),
-            "on_board_by_symbol": [(board.SYMBOL_NAMES[s], on_board[s]) for s in SYMBOL_ORDER],
-            "defeated": sum(int(defeated.get(s, 0)) for s in SYMBOL_ORDER),
-            "defeated_by_symbol": [(board.SYMBOL_NAMES[s], int(defeated.get(s, 0))) for s in SYMBOL_ORDER],
+            "side": side, "name": ui.seat_name(side), "label": seat.label if seat else "",
+            "is_bot": bool(seat and seat.kind == seat.Kind.BOT), "is_you": side == viewer_side,
+            "status": status, "status_text": status_text,
+            "stats": [{"label": label, "value": value} for label, value in ui.seat_stats(observation, side)],
         })
     return rows
 
 
-def last_turn_info(game: Game, turn) -> dict | None:
-    if turn is None:
-        return None
-    moves = []
-    sides = list(services.engine_for(game).info.players)
-    for side in sides:
-        if side in turn.actions:
-            moves.append({"side": side, "name": side_name(side), "text": action_text(game, side, turn.actions[side])})
-    battles = []
-    for e in turn.events or []:
-        lost = ", ".join(f"{side_name(d['player'])}'s {board.SYMBOL_NAMES[d['symbol']]}"
-                         + (f" ×{d['count']}" if d["count"] > 1 else "") for d in e.get("defeated", []))
-        battles.append(f"Battle on ({e['hex'][0]}, {e['hex'][1]}): {lost} defeated.")
-    return {"number": turn.number, "moves": moves, "battles": battles}
+def turn_words(ui, record: dict) -> dict:
+    """A resolved turn (``number``, ``actions``, ``events``: as the viewer may see it) in words."""
+    moves = [{"side": side, "name": ui.seat_name(side), "text": ui.action_words(side, action)}
+             for side, action in record["actions"].items() if side in ui.game.info.players]
+    events = [w for w in (ui.event_words(e) for e in record.get("events") or []) if w]
+    return {"number": record["number"], "moves": moves, "battles": events, "events": events}
 
 
-def legal_actions_info(game: Game, side: str) -> dict:
-    """The viewer's legal actions from the engine: the list for the page script and the <select> groups."""
-    eg = services.engine_for(game)
-    state = services.replay_state(game)
-    entries = []
-    groups = {kind: [] for kind, _ in KIND_GROUPS}
+def legal_actions_info(ui, state, side: str) -> dict:
+    """The viewer's legal actions from the engine: for the page script (JSON, words, click path) and the
+    <select> fallback grouped by the adapter's headings."""
+    eg = ui.game
+    entries, groups = [], {}
     for action in state.legal_actions(side):
         as_json = eg.action_to_json(action)
-        text = eg.action_to_text(action)
-        entries.append([as_json, text])
-        groups.setdefault(as_json[0], []).append({"value": action_json_value(as_json), "text": text})
-    throw_symbols = [s for s in SYMBOL_ORDER if any(a[0] == "THROW" and a[1] == s for a, _ in entries)]
+        text = ui.action_words(side, as_json)
+        entries.append({"action": as_json, "text": text, "path": ui.action_path(side, as_json)})
+        groups.setdefault(ui.action_group(side, as_json), []).append({"value": action_json_value(as_json),
+                                                                       "text": text})
     return {
         "entries": entries,
-        "groups": [{"label": label, "options": groups[kind]} for kind, label in KIND_GROUPS if groups.get(kind)],
+        "groups": [{"label": label, "options": options} for label, options in groups.items()],
         "count": len(entries),
-        "throw_symbols": [{"symbol": s, "name": board.SYMBOL_NAMES[s]} for s in throw_symbols],
-        "has_moves": any(a[0] != "THROW" for a, _ in entries),
     }
+
+
+def last_record(game: Game, viewer_side: str | None) -> dict | None:
+    row = game.turns.order_by("-number").values("number", "actions", "events").first()
+    if row is None:
+        return None
+    row["actions"] = services.engine_for(game).redact_record(row["actions"], viewer_side, game.is_over)
+    return row
 
 
 def game_context(game: Game, viewer_side: str | None = None, *, flipped: bool = False, request=None) -> dict:
     """Everything the game page and its fragments show, for one viewer (None: a spectator)."""
+    eg = services.engine_for(game)
+    ui = ui_for(eg)
+    state = services.current_state(game)
+    observation = state.observation(viewer_side)
     waiting = services.waiting_on(game)
-    last = game.turns.order_by("-number").first()
-    marks = board.turn_marks(last.actions, last.events) if last else None
-    moves = board.turn_moves(last.actions) if last else None
-    seats = seats_info(game, waiting, viewer_side)
+    last = last_record(game, viewer_side)
+    seats = seats_info(game, ui, observation, waiting, viewer_side)
     viewer_seat = next((s for s in seats if s["is_you"]), None) if viewer_side else None
     pending = None
     if viewer_side and game.status == Game.Status.ACTIVE:
         own = PendingAction.objects.filter(game=game, side=viewer_side, turn=game.turn + 1).first()
         if own is not None:
-            pending = {"text": action_text(game, viewer_side, own.action)}
+            pending = {"text": ui.action_words(viewer_side, own.action)}
     legal = None
     if viewer_side and game.status == Game.Status.ACTIVE and viewer_side in waiting and pending is None:
-        legal = legal_actions_info(game, viewer_side)
-    open_sides = [s["side"] for s in seats if s["status"] == "open"]
+        legal = legal_actions_info(ui, state, viewer_side)
+    open_sides = [s for s in seats if s["status"] == "open"]
+    others = [ui.seat_name(s) for s in eg.info.players if s != viewer_side]
     path = game.get_absolute_url()
     deadline = game.turn_deadline
     return {
         "game": game,
+        "ui": ui,
+        "title": eg.info.title,
+        "simultaneous": eg.info.simultaneous,
         "viewer_side": viewer_side,
-        "viewer_name": side_name(viewer_side) if viewer_side else "",
+        "viewer_name": ui.seat_name(viewer_side) if viewer_side else "",
         "viewer_seat": viewer_seat,
-        "opponent_name": side_name(other_side(viewer_side)) if viewer_side else "",
-        "board": board.board_context(game.state, flipped=flipped, marks=marks, moves=moves),
+        "opponent_name": names_list(others) if others else "",
+        "board": ui.board(observation, flipped=flipped, last=last),
+        "board_template": ui.board_template,
         "board_label": f"Board of game {game.id}",
         "seats": seats,
+        "stat_labels": [s["label"] for s in seats[0]["stats"]] if seats else [],
         "waiting": waiting,
-        "waiting_names": [side_name(s) for s in waiting],
+        "waiting_names": [ui.seat_name(s) for s in waiting],
         "turn_in_play": game.turn + 1 if game.status == Game.Status.ACTIVE else None,
         "pending": pending,
         "legal": legal,
-        "result": result_info(game),
-        "last_turn": last_turn_info(game, last),
-        "open_sides": [{"side": s, "name": side_name(s)} for s in open_sides],
+        "result": result_info(game, ui, observation),
+        "last_turn": turn_words(ui, last) if last else None,
+        "open_sides": [{"side": s["side"], "name": s["name"]} for s in open_sides],
         "invite_url": request.build_absolute_uri(path) if request is not None else path,
         "deadline": deadline.isoformat() if deadline else "",
         "turn_seconds": game.turn_seconds,

@@ -10,7 +10,10 @@ Routes (``urlpatterns`` below, appended by ``games/urls.py`` after its own ``gam
     /games/<id>/preview.png?turn=N[&flip=1]     the board as a 1200x630 PNG (Open Graph / Twitter card image)
     /games/<id>/preview.svg?turn=N[&flip=1]     the same picture as SVG
     /embed/games/<id>[?turn=N]                  the viewer without the site's chrome, frameable
-    /import                                     upload (or paste) a referee log
+    /import                                     upload (or paste) a game log
+
+Every game through its UI adapter (``games.ui``); viewers see positions as a spectator does
+(``observation(None)``, ``redact_record(..., None, over)``): a live game's replay leaks nothing.
 """
 from __future__ import annotations
 
@@ -27,14 +30,12 @@ from django.urls import path, reverse
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_http_methods, require_safe
 
-from . import board, importer, services
+from . import gamelog, importer, services
 from .models import Game
+from .ui import ui_for
 
 log = logging.getLogger(__name__)
 
-SIDES = ("upper", "lower")
-SYMBOL_NAMES = board.SYMBOL_NAMES
-MATERIAL_MAX = 9  # tokens on the board plus throws left start at 9 and never grow
 PREVIEW_SIZE = (1200, 630)
 SPEEDS = ((0.5, "0.5×"), (1, "1×"), (2, "2×"), (4, "4×"), (8, "8×"))
 
@@ -65,54 +66,32 @@ def _flip_param(request) -> bool:
     return request.GET.get("flip", "") in ("1", "true", "yes", "on")
 
 
-def history(game: Game) -> tuple[list[dict], list[dict]]:
-    """All resolved turns (number, actions, events) and the states after 0..T turns, folded once."""
+def history(game: Game) -> tuple[list[dict], list]:
+    """All resolved turns as a spectator sees them (number, actions, events), and the spectator's observation
+    after 0..T turns, folded once (through the position cache)."""
+    turns = gamelog.visible_records(game)
+    states = [services.state_at(game, 0)]
     eg = services.engine_for(game)
-    state = eg.new_initial_state()
-    states = [state.to_json()]
-    turns = list(game.turns.order_by("number").values("number", "actions", "events"))
-    for t in turns:
-        state.apply_actions({side: eg.action_from_json(a, side) for side, a in t["actions"].items()})
-        states.append(state.to_json())
-    return turns, states
+    from .engine.history import apply_record
+    raw = game.turns.order_by("number").values_list("actions", flat=True)
+    state = states[0].clone()
+    observations = [state.observation(None)]
+    for record in raw:
+        apply_record(eg, state, record)
+        observations.append(state.observation(None))
+    return turns, observations
 
 
 def seat_names(game: Game) -> dict[str, str]:
-    names = {side: side for side in SIDES}
+    ui = ui_for(services.engine_for(game))
+    names = {side: ui.seat_name(side) for side in ui.game.info.players}
     for seat in game.seats.all():
-        names[seat.side] = seat.label
+        if seat.display_name or seat.kind == seat.Kind.BOT:
+            names[seat.side] = seat.label
     return names
 
 
 # --- words ------------------------------------------------------------------------------------------
-
-def hex_text(h) -> str:
-    return f"({h[0]}, {h[1]})"
-
-
-def action_parts(side: str, action) -> dict:
-    """A canonical JSON action as words for the move list: verb, symbol letter (throws), from, to."""
-    kind = action[0]
-    if kind == "THROW":
-        symbol = action[1]
-        return {"verb": "throw", "symbol": symbol.upper() if side == "upper" else symbol,
-                "symbol_name": SYMBOL_NAMES.get(symbol, symbol), "src": None, "dst": hex_text(action[2])}
-    return {"verb": kind.lower(), "symbol": None, "symbol_name": None, "src": hex_text(action[1]),
-            "dst": hex_text(action[2])}
-
-
-def action_words(side: str, action) -> str:
-    p = action_parts(side, action)
-    if p["verb"] == "throw":
-        return f"throws {p['symbol_name']} to {p['dst']}"
-    return f"{p['verb']}s {p['src']} → {p['dst']}"
-
-
-def battle_words(event: dict) -> str:
-    lost = ", ".join(f"{board.PLAYER_NAMES.get(d['player'], d['player'])} {SYMBOL_NAMES.get(d['symbol'], d['symbol'])}"
-                     + (f" ×{d['count']}" if d.get("count", 1) > 1 else "") for d in event.get("defeated", []))
-    return f"battle on {hex_text(event['hex'])}: {lost} defeated"
-
 
 def outcome_line(game: Game) -> str:
     """How the game stands, in one line (the result, why it stopped, or that it goes on)."""
@@ -127,103 +106,104 @@ def outcome_line(game: Game) -> str:
     return "waiting for a player"
 
 
-def who(side: str, name: str) -> str:
+def who(ui, side: str, name: str) -> str:
     """``alice (Upper)``, or just ``Upper`` when the seat has no name of its own."""
-    label = board.PLAYER_NAMES[side]
-    return label if name.strip().lower() == side else f"{name} ({label})"
+    label = ui.seat_name(side)
+    return label if name.strip().lower() in (side, label.lower()) else f"{name} ({label})"
 
 
 def summary_line(game: Game, names: dict[str, str] | None = None) -> str:
+    ui = ui_for(services.engine_for(game))
     names = names or seat_names(game)
-    source = "imported referee log" if game.source == Game.Source.IMPORTED else "RoPaSci 360"
-    return f"{who('upper', names['upper'])} vs {who('lower', names['lower'])}, {source}: {outcome_line(game)}."
+    title = ui.game.info.title
+    source = f"imported log ({title})" if game.source == Game.Source.IMPORTED else title
+    players = " vs ".join(who(ui, s, names[s]) for s in ui.game.info.players)
+    return f"{players}, {source}: {outcome_line(game)}."
 
 
-def move_rows(turns: list[dict]) -> list[dict]:
+def move_rows(ui, turns: list[dict]) -> list[dict]:
     rows = []
     for t in turns:
         rows.append({
             "number": t["number"],
-            "moves": [{"side": side, "label": board.PLAYER_NAMES[side], **action_parts(side, t["actions"][side]),
-                       "words": action_words(side, t["actions"][side])}
-                      for side in SIDES if side in t["actions"]],
-            "battles": [battle_words(e) for e in t["events"]],
+            "moves": [{"side": side, "label": ui.seat_name(side), "words": ui.action_words(side, action)}
+                      for side, action in t["actions"].items() if side in ui.game.info.players],
+            "battles": [w for w in (ui.event_words(e) for e in t["events"]) if w],
         })
     return rows
 
 
 # --- the position after turn N ----------------------------------------------------------------------
 
-def material(state: dict, side: str) -> int:
-    return sum(t["count"] for t in state.get("tokens", []) if t["player"] == side) + \
-        state.get("throws_left", {}).get(side, 0)
+def side_info(ui, observation, side: str, names: dict[str, str]) -> dict:
+    return {"side": side, "label": ui.seat_name(side), "name": names[side],
+            "stats": [{"label": label, "value": value} for label, value in ui.seat_stats(observation, side)]}
 
 
-def side_info(state: dict, side: str, names: dict[str, str]) -> dict:
-    on_board = sum(t["count"] for t in state.get("tokens", []) if t["player"] == side)
-    lost = sum(state.get("defeated", {}).get(side, {}).values())
-    return {"side": side, "label": board.PLAYER_NAMES[side], "name": names[side], "on_board": on_board,
-            "throws_left": state.get("throws_left", {}).get(side, 0), "lost": lost}
-
-
-def position(game: Game, n: int, state: dict, turn: dict | None, names: dict[str, str], *,
+def position(game: Game, n: int, observation, turn: dict | None, names: dict[str, str], *,
              flipped: bool = False) -> dict:
     """What the board fragment shows: the board after turn ``n`` with that turn's moves drawn, and words."""
-    if turn:
-        bd = board.board_context(state, flipped=flipped, moves=board.turn_moves(turn["actions"]),
-                                 marks=board.turn_marks(turn["actions"], turn["events"]))
-    else:
-        bd = board.board_context(state, flipped=flipped)
-    sides = [side_info(state, s, names) for s in SIDES]
+    ui = ui_for(services.engine_for(game))
+    bd = ui.board(observation, flipped=flipped, last=turn)
+    sides = [side_info(ui, observation, s, names) for s in ui.game.info.players]
     if flipped:
         sides.reverse()  # the side whose home row is on top is listed first
     final = n == game.turn and game.is_over
     return {
-        "n": n, "board": bd, "top": sides[0], "bottom": sides[1], "flipped": flipped,
-        "row": move_rows([turn])[0] if turn else None,
+        "n": n, "board": bd, "board_template": ui.board_template, "sides": sides,
+        "top": sides[0], "bottom": sides[-1], "flipped": flipped,
+        "row": move_rows(ui, [turn])[0] if turn else None,
         "outcome": outcome_line(game) if final else "",
         "outcome_kind": ("result" if game.status == Game.Status.FINISHED else "stopped") if final else "",
     }
 
 
 def _position_for(game: Game, n: int, flipped: bool) -> dict:
-    state = services.replay_state(game, upto=n).to_json()
-    turn = game.turns.filter(number=n).values("number", "actions", "events").first() if n else None
-    return position(game, n, state, turn, seat_names(game), flipped=flipped)
+    observation = services.state_at(game, n).observation(None)
+    turn = gamelog.visible_records(game, None, upto=n)[-1] if n else None
+    return position(game, n, observation, turn, seat_names(game), flipped=flipped)
 
 
 # --- the material chart -------------------------------------------------------------------------------
 
-def material_chart(states: list[dict], current: int) -> dict:
-    """Geometry of a small inline SVG chart: material per player over the turns, a rect per turn to click."""
+def material_chart(ui, observations: list, current: int) -> dict | None:
+    """Geometry of a small inline SVG chart: the game's material figure per seat over the turns, a rect per
+    turn to click. None for a game without one."""
+    sides = list(ui.game.info.players)
+    if ui.material(observations[0], sides[0]) is None:
+        return None
+    values = [{s: ui.material(o, s) for s in sides} for o in observations]
+    top_value = max([getattr(ui, "chart_max", 0)] + [v for row in values for v in row.values()]) or 1
     width, height = 360, 150
     left, right, top, bottom = 24, 10, 10, 22
-    last = max(len(states) - 1, 1)
+    last = max(len(observations) - 1, 1)
     dx = (width - left - right) / last
 
     def x(n):
         return left + n * dx
 
     def y(v):
-        return top + (MATERIAL_MAX - v) * (height - top - bottom) / MATERIAL_MAX
+        return top + (top_value - v) * (height - top - bottom) / top_value
 
-    lines = {side: " ".join(f"{x(n):.1f},{y(material(s, side)):.1f}" for n, s in enumerate(states))
-             for side in SIDES}
-    if len(states) == 1:  # a single point: draw a short flat line so it shows
-        lines = {side: f"{x(0):.1f},{y(9):.1f} {x(0) + 6:.1f},{y(9):.1f}" for side in SIDES}
+    lines = {side: " ".join(f"{x(n):.1f},{y(row[side]):.1f}" for n, row in enumerate(values)) for side in sides}
+    if len(values) == 1:  # a single point: draw a short flat line so it shows
+        lines = {side: f"{x(0):.1f},{y(values[0][side]):.1f} {x(0) + 6:.1f},{y(values[0][side]):.1f}"
+                 for side in sides}
     hits = []
-    for n, s in enumerate(states):
+    for n, row in enumerate(values):
         x1, x2 = max(left, x(n) - dx / 2), min(width - right, x(n) + dx / 2)
         hits.append({"n": n, "x": f"{x1:.1f}", "w": f"{x2 - x1:.1f}",
-                     "title": f"after turn {n}: Upper {material(s, 'upper')}, Lower {material(s, 'lower')}"})
-    step = next(k for k in (1, 2, 5, 10, 20, 25, 50, 100, 1000) if last / k <= 6)
-    ticks = [{"n": n, "x": f"{x(n):.1f}"} for n in range(0, len(states), step)]
-    grid = [{"v": v, "y": f"{y(v):.1f}"} for v in (0, 3, 6, 9)]
-    final = {side: material(states[-1], side) for side in SIDES}
+                     "title": f"after turn {n}: " + ", ".join(f"{ui.seat_name(s)} {row[s]:g}" for s in sides)})
+    step = next(k for k in (1, 2, 5, 10, 20, 25, 50, 100, 1000, 10000) if last / k <= 6)
+    ticks = [{"n": n, "x": f"{x(n):.1f}"} for n in range(0, len(values), step)]
+    grid = [{"v": round(top_value * k / 3), "y": f"{y(top_value * k / 3):.1f}"} for k in range(4)]
+    final = {side: values[-1][side] for side in sides}
     return {"width": width, "height": height, "left": left, "right": width - right, "top": top,
             "base": height - bottom, "plot_h": height - bottom - top, "dx": f"{dx:.4f}", "x0": left,
-            "lines": lines, "hits": hits, "ticks": ticks, "grid": grid, "cursor_x": f"{x(current):.1f}",
-            "label_y": height - 6, "final": final, "turns": len(states) - 1}
+            "lines": lines, "series": [{"side": s, "name": ui.seat_name(s), "points": lines[s], "final": final[s]}
+                                       for s in sides],
+            "hits": hits, "ticks": ticks, "grid": grid, "cursor_x": f"{x(current):.1f}",
+            "label_y": height - 6, "final": final, "turns": len(values) - 1, "label": ui.chart_label}
 
 
 # --- sharing ----------------------------------------------------------------------------------------
@@ -247,15 +227,17 @@ def preview_available() -> bool:
 def share_meta(request, game: Game, turn: int | None = None, *, page_url: str | None = None) -> dict:
     """Open Graph / Twitter card values for a page about ``game`` (for templates/games/replay_meta.html)."""
     names = seat_names(game)
+    ui = ui_for(services.engine_for(game))
     n = game.turn if turn is None else turn
     image = reverse("preview_png", args=[game.id]) + f"?turn={n}"
+    title = ui.game.info.title
+    players = " vs ".join(who(ui, s, names[s]) for s in ui.game.info.players)
     return {
-        "title": f"{names['upper']} vs {names['lower']} · RoPaSci 360",
+        "title": f"{' vs '.join(names[s] for s in ui.game.info.players)} · {title}",
         "description": summary_line(game, names),
         "url": request.build_absolute_uri(page_url or request.get_full_path()),
         "image": request.build_absolute_uri(image) if preview_available() else "",
-        "image_alt": f"The RoPaSci 360 board after turn {n}: {who('upper', names['upper'])} vs "
-                     f"{who('lower', names['lower'])}",
+        "image_alt": f"The {title} board after turn {n}: {players}",
         "image_width": PREVIEW_SIZE[0], "image_height": PREVIEW_SIZE[1],
     }
 
@@ -266,14 +248,16 @@ def _viewer_context(request, game: Game, *, embed: bool) -> dict:
     n, _ = _turn_param(request, game)
     flipped = _flip_param(request)
     names = seat_names(game)
+    ui = ui_for(services.engine_for(game))
     turns, states = history(game)
-    rows = move_rows(turns)
+    rows = move_rows(ui, turns)
     replay_path = reverse("replay", args=[game.id])
     live = game.status in (Game.Status.WAITING, Game.Status.ACTIVE)
     return {
-        "game": game, "names": names, "n": n, "total": game.turn, "live": live, "embed": embed,
+        "game": game, "ui": ui, "title": ui.game.info.title, "names": names, "n": n, "total": game.turn,
+        "live": live, "embed": embed,
         "pos": position(game, n, states[n], turns[n - 1] if n else None, names, flipped=flipped),
-        "rows": rows, "chart": material_chart(states, n), "outcome": outcome_line(game),
+        "rows": rows, "chart": material_chart(ui, states, n), "outcome": outcome_line(game),
         "summary": summary_line(game, names), "speeds": SPEEDS,
         "share": share_meta(request, game, n, page_url=f"{replay_path}?turn={n}"),
         "urls": {
@@ -326,10 +310,11 @@ def panel_fragment(request, game_id):
     """Status, move list and chart, which a live replay swaps in when turns arrive."""
     game = _game_or_404(game_id)
     n, _ = _turn_param(request, game)
+    ui = ui_for(services.engine_for(game))
     turns, states = history(game)
     response = render(request, "games/replay_panel.html", {
-        "game": game, "names": seat_names(game), "n": n, "total": game.turn, "rows": move_rows(turns),
-        "chart": material_chart(states, n), "outcome": outcome_line(game),
+        "game": game, "ui": ui, "names": seat_names(game), "n": n, "total": game.turn, "rows": move_rows(ui, turns),
+        "chart": material_chart(ui, states, n), "outcome": outcome_line(game),
         "live": game.status in (Game.Status.WAITING, Game.Status.ACTIVE),
     })
     response["Cache-Control"] = "no-cache"
@@ -343,8 +328,9 @@ def export_json(request, game_id):
     turns, states = history(game)
     seats = {s.side: {"kind": s.kind, "bot": s.bot_level or None, "name": s.label} for s in game.seats.all()}
     body = {
-        "id": game.id, "game": game.kind, "source": game.source, "status": game.status,
-        "result": game.result or None, "ending": game.ending or None, "note": game.note or None,
+        "id": game.id, "game": game.kind, "params": game.params, "source": game.source, "status": game.status,
+        "result": game.result or None, "outcome": game.outcome, "ending": game.ending or None,
+        "note": game.note or None,
         "turn": game.turn, "seats": seats,
         "replay_url": request.build_absolute_uri(reverse("replay", args=[game.id])),
         "log_url": request.build_absolute_uri(reverse("log_txt", args=[game.id])),
@@ -353,7 +339,7 @@ def export_json(request, game_id):
                   for i, t in enumerate(turns)],
     }
     response = JsonResponse(body, json_dumps_params={"indent": 1})
-    response["Content-Disposition"] = f'inline; filename="ropasci-{game.id}.json"'
+    response["Content-Disposition"] = f'inline; filename="{game.kind}-{game.id}.json"'
     return response
 
 
@@ -361,6 +347,8 @@ def preview_svg_text(game: Game, n: int, flipped: bool = False) -> str:
     """A standalone 1200x630 SVG of the board after turn ``n`` with a title: colours are inlined (a
     ``<style>`` of literal values), since the site's CSS does not reach a rasteriser."""
     names = seat_names(game)
+    ui = ui_for(services.engine_for(game))
+    sides = list(ui.game.info.players)
     pos = _position_for(game, n, flipped)
     width, height = PREVIEW_SIZE
     outcome = outcome_line(game)
@@ -370,10 +358,11 @@ def preview_svg_text(game: Game, n: int, flipped: bool = False) -> str:
         lines[-1] = lines[-1][:33] + "…"
     return render_to_string("games/replay_preview.html", {
         "pos": pos, "game": game, "n": n, "total": game.turn,
-        "upper_name": _short(names["upper"]), "lower_name": _short(names["lower"]),
+        "ui": ui, "first_name": _short(names[sides[0]]), "second_name": _short(names[sides[-1]]),
+        "first_side": sides[0], "second_side": sides[-1],
         "outcome_lines": [{"text": text, "y": 450 + 32 * i} for i, text in enumerate(lines)],
         "width": width, "height": height,
-        "source": "Imported referee log" if game.source == Game.Source.IMPORTED else "RoPaSci 360",
+        "source": f"Imported log · {ui.game.info.title}" if game.source == Game.Source.IMPORTED else ui.game.info.title,
     })
 
 
@@ -456,8 +445,8 @@ def _import_from_request(request, context) -> importer.Imported:
         post, files = request.POST, request.FILES
     except Exception as exc:  # malformed multipart, too many fields, ...
         raise importer.LogImportError(f"the upload could not be read ({exc.__class__.__name__})") from None
-    names = {side: importer.clean_name(post.get(side, "")) for side in SIDES}
-    context["values"] = {**names, "text": post.get("text", "")[:importer.MAX_BYTES]}
+    names = [importer.clean_name(post.get(field, "")) for field in ("upper", "lower")]
+    context["values"] = {"upper": names[0], "lower": names[1], "text": post.get("text", "")[:importer.MAX_BYTES]}
     upload = files.get("log")
     if upload is not None:
         if upload.size is not None and upload.size > importer.MAX_BYTES:

@@ -1,18 +1,25 @@
 """Everything that changes a game goes through here: one function per use case, each in a transaction
-with a row lock on the game, the engine validating, the turn log written, and a broadcast after commit.
+with a row lock on the game, the engine validating, the turn log written, and ``signals.game_changed``
+sent after commit (the broadcaster, bot runner and turn clock listen; this module imports none of them).
 
 Views, API endpoints, consumers, bots and admin actions are thin callers of these functions.
 """
 from __future__ import annotations
 
+import hashlib
 import logging
+import random
 from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils import timezone
 
-from .engine import IllegalAction, load_game, registered_names
+from . import positions
+from .bots import levels_for
+from .engine import CHANCE, IllegalAction, InvalidParams, Result, load_game, registered_names
+from .engine.history import apply_record
 from .models import Game, PendingAction, Seat, Turn
+from .signals import game_changed
 
 log = logging.getLogger(__name__)
 
@@ -57,19 +64,17 @@ def get_game(game_id: str, *, lock: bool = False) -> Game:
 
 
 def engine_for(game: Game):
-    return load_game(game.kind)
+    return load_game(game.kind, **(game.params or {}))
 
 
-def replay_state(game: Game, upto: int | None = None):
-    """The exact engine state after ``upto`` turns (default: all), folded over the turn log."""
-    eg = engine_for(game)
-    state = eg.new_initial_state()
-    turns = Turn.objects.filter(game=game).order_by("number")
-    if upto is not None:
-        turns = turns.filter(number__lte=upto)
-    for actions in turns.values_list("actions", flat=True):
-        state.apply_actions({side: eg.action_from_json(a, side) for side, a in actions.items()})
-    return state
+def current_state(game: Game):
+    """The exact engine state after the game's resolved turns (a private copy)."""
+    return positions.state_after(game, game.turn)
+
+
+def state_at(game: Game, turn: int):
+    """The exact engine state after ``turn`` resolved turns (0: the start), a private copy."""
+    return positions.state_after(game, max(0, min(turn, game.turn)))
 
 
 def seat_for_token(game: Game, token: str | None) -> Seat:
@@ -86,20 +91,34 @@ def waiting_on(game: Game) -> list[str]:
     """Seats still to act in the turn being played (public: whether, never what, a seat submitted)."""
     if game.status != Game.Status.ACTIVE:
         return []
-    to_act = (game.state or {}).get("to_act", list(engine_for(game).info.players))
-    done = set(game.pending.filter(turn=game.turn + 1).values_list("side", flat=True))
-    return [side for side in to_act if side not in done]
+    done = set(game.pending.filter(turn=game.turn + 1).values_list("side", flat=True)) if len(game.to_act) > 1 else ()
+    return [side for side in game.to_act if side not in done]
 
 
 # --- creating and joining -----------------------------------------------------------------------------
 
-def parse_player(spec) -> tuple[str, str]:
+def parse_player(spec, levels=BOT_LEVELS) -> tuple[str, str]:
     """``"human"`` or ``"bot:LEVEL"`` to (kind, level)."""
     if spec == "human":
         return Seat.Kind.HUMAN, ""
-    if isinstance(spec, str) and spec.startswith("bot:") and spec[4:] in BOT_LEVELS:
+    if isinstance(spec, str) and spec.startswith("bot:") and spec[4:] in levels:
         return Seat.Kind.BOT, spec[4:]
-    raise BadRequest(f"a player must be \"human\" or one of {', '.join('bot:' + lv for lv in BOT_LEVELS)}; got {spec!r}")
+    raise BadRequest(f"a player must be \"human\" or one of {', '.join('bot:' + lv for lv in levels)}; "
+                     f"got {str(spec)[:60]!r}")
+
+
+def load_kind(kind, params=None):
+    """The engine game of ``kind`` with ``params``; BadRequest saying what is wrong otherwise."""
+    if not isinstance(kind, str) or kind not in registered_names():
+        raise BadRequest(f"unknown game {str(kind)[:40]!r}; known: {', '.join(registered_names())}")
+    if params is None:
+        params = {}
+    if not isinstance(params, dict):
+        raise BadRequest("params must be a JSON object of the game's parameters")
+    try:
+        return load_game(kind, **params)
+    except InvalidParams as exc:
+        raise BadRequest(f"bad params: {exc}") from None
 
 
 @dataclass
@@ -109,24 +128,24 @@ class Created:
 
 
 def create_game(kind: str = "ropasci360", players: dict | None = None, turn_seconds: int | None = None, *,
-                claim: str | None = "all", user=None, name: str = "") -> Created:
+                params: dict | None = None, claim: str | None = "all", user=None, name: str = "") -> Created:
     """Create a game. ``claim="all"`` hands out a token for every human seat (API), ``claim=SIDE`` only
     for that side (the creator in the browser; other human seats stay open for an invitee)."""
-    if kind not in registered_names():
-        raise BadRequest(f"unknown game {kind!r}; known: {', '.join(registered_names())}")
-    sides = engine_for_kind(kind).info.players
+    eg = load_kind(kind, params)
+    sides = eg.info.players
     if not isinstance(players, dict) or set(players) != set(sides):
         raise BadRequest(f"players must name each of {', '.join(sides)}")
     if turn_seconds is not None and (isinstance(turn_seconds, bool) or not isinstance(turn_seconds, int)
                                      or not 5 <= turn_seconds <= 3600):
         raise BadRequest("turn_seconds must be null or a whole number of seconds from 5 to 3600")
-    specs = {side: parse_player(players[side]) for side in sides}
+    specs = {side: parse_player(players[side], levels_for(eg)) for side in sides}
     if claim not in ("all", None) and claim not in sides:
         raise BadRequest(f"unknown side {claim!r}")
     tokens = {}
     with transaction.atomic():
-        game = Game.objects.create(kind=kind, turn_seconds=turn_seconds,
-                                   state=engine_for_kind(kind).new_initial_state().to_json())
+        state = eg.new_initial_state()
+        game = Game.objects.create(kind=kind, params=dict(eg.params), turn_seconds=turn_seconds,
+                                   state=state.to_json(), to_act=state.players_to_act())
         for side in sides:
             kind_, level = specs[side]
             seat = Seat(game=game, side=side, kind=kind_, bot_level=level)
@@ -135,10 +154,6 @@ def create_game(kind: str = "ropasci360", players: dict | None = None, turn_seco
             seat.save()
         _start_if_full(game)
     return Created(game, tokens)
-
-
-def engine_for_kind(kind: str):
-    return load_game(kind)
 
 
 def claim_seat(game_id: str, side: str | None = None, *, user=None, name: str = "") -> tuple[Game, str, str]:
@@ -170,6 +185,9 @@ def _start_if_full(game: Game) -> None:
     if all(s.is_claimed for s in game.seats.all()):
         game.status = Game.Status.ACTIVE
         game.turn_started = timezone.now()
+        state = current_state(game)
+        if state.is_chance_node():  # e.g. the first deal
+            _advance(game, state)
     game.save()
     _after_commit(game)
 
@@ -201,20 +219,24 @@ def _submit(game: Game, side: str, turn, action) -> tuple[Game, bool]:
         raise BadRequest("'turn' must be the number of the turn being played (resolved turns + 1)")
     if turn != game.turn + 1:
         raise Conflict(f"stale turn: turn {game.turn + 1} is being played, not turn {turn}")
+    if side not in game.to_act:
+        raise Conflict(f"{side} is not to act in turn {turn}")
     if game.pending.filter(side=side, turn=turn).exists():
         raise Conflict(f"{side} has already submitted an action for turn {turn}")
-    state = replay_state(game)
+    state = current_state(game)
     eg = engine_for(game)
-    if side not in state.players_to_act():
-        raise Conflict(f"{side} is not to act in turn {turn}")
     try:
         parsed = eg.action_from_json(action, side)
         state.check_action(side, parsed)
     except IllegalAction as exc:
         raise BadRequest(f"illegal action: {exc.rule}") from None
-    PendingAction.objects.create(game=game, side=side, turn=turn, action=eg.action_to_json(parsed))
+    as_json = eg.action_to_json(parsed)
+    if len(game.to_act) == 1:  # alternating: resolves at once, no pending row needed
+        _resolve(game, state, {side: as_json})
+        return game, True
+    PendingAction.objects.create(game=game, side=side, turn=turn, action=as_json)
     pending = {p.side: p.action for p in game.pending.filter(turn=turn)}
-    if set(pending) >= set(state.players_to_act()):
+    if set(pending) >= set(game.to_act):
         _resolve(game, state, pending)
         return game, True
     game.save(update_fields=["updated"])
@@ -223,24 +245,54 @@ def _submit(game: Game, side: str, turn, action) -> tuple[Game, bool]:
 
 
 def _resolve(game: Game, state, pending: dict) -> None:
-    eg = engine_for(game)
-    result = state.apply_actions({side: eg.action_from_json(a, side) for side, a in pending.items()})
-    Turn.objects.create(game=game, number=result.number, actions=pending, events=result.events)
+    _log_turn(game, state, pending)
     game.pending.all().delete()
-    game.turn = result.number
-    game.state = state.to_json()
-    game.turn_started = timezone.now()
-    if state.is_terminal():
-        _finish(game, state.result().text, Game.Ending.RULES)
+    _advance(game, state)
     game.save()
     _after_commit(game)
 
 
-def _finish(game: Game, result: str, ending: str, status: str = Game.Status.FINISHED) -> None:
+def _log_turn(game: Game, state, record: dict) -> None:
+    """Apply one turn record (seat actions or a chance outcome) and append it to the log."""
+    turn = apply_record(engine_for(game), state, record)
+    game.turn += 1
+    Turn.objects.create(game=game, number=game.turn, actions=record, events=turn.events)
+
+
+def _advance(game: Game, state) -> None:
+    """After a turn: draw any chance events (logged like turns), then record the position and whose turn
+    it is, and finish the game if it is over. The position is cached once the transaction commits."""
+    while state.is_chance_node() and not state.is_terminal():
+        _log_turn(game, state, {CHANCE: draw_chance(game, state)})
+    game.state = state.to_json()
+    game.to_act = state.players_to_act()
+    game.turn_started = timezone.now()
+    if state.is_terminal():
+        _finish(game, state.result(), Game.Ending.RULES)
+    positions.remember_on_commit(game, state)
+
+
+def draw_chance(game: Game, state):
+    """A chance outcome drawn from the game's secret seed and the turn number: reproducible by the server,
+    unpredictable to players."""
+    outcomes = state.chance_outcomes()
+    digest = hashlib.sha256(f"{game.seed}:{game.turn + 1}".encode()).digest()
+    rng = random.Random(int.from_bytes(digest[:8], "big"))
+    values = [o for o, _ in outcomes]
+    return rng.choices(values, weights=[p for _, p in outcomes])[0]
+
+
+def _finish(game: Game, result: Result | None, ending: str, status: str = Game.Status.FINISHED) -> None:
     game.status = status
-    game.result = result
+    game.result = result.text if result else ""
+    game.outcome = result.to_json() if result else None
     game.ending = ending
+    game.to_act = []
     game.pending.all().delete()
+    if result:
+        for seat in game.seats.all():
+            seat.score = result.returns.get(seat.side)
+            seat.save(update_fields=["score"])
 
 
 def resign(game_id: str, token: str | None) -> Game:
@@ -249,8 +301,10 @@ def resign(game_id: str, token: str | None) -> Game:
         seat = seat_for_token(game, token)
         if game.is_over:
             raise Conflict("the game is already over")
-        others = [s.side for s in game.seats.all() if s.side != seat.side]
-        _finish(game, f"winner: {others[0]}", Game.Ending.RESIGNATION)
+        sides = list(engine_for(game).info.players)
+        others = [s for s in sides if s != seat.side]
+        text = f"winner: {others[0]}" if len(others) == 1 else f"{seat.side} resigned"
+        _finish(game, Result.shared(sides, others, text), Game.Ending.RESIGNATION)
         game.save()
         _after_commit(game)
     return game
@@ -261,7 +315,7 @@ def abort(game_id: str, reason: str = "aborted by staff") -> Game:
         game = get_game(game_id, lock=True)
         if game.is_over:
             return game
-        _finish(game, "", Game.Ending.ABORTED, status=Game.Status.ABORTED)
+        _finish(game, None, Game.Ending.ABORTED, status=Game.Status.ABORTED)
         game.note = reason[:300]
         game.save()
         _after_commit(game)
@@ -278,10 +332,13 @@ def _expire_if_late(game: Game) -> bool:
         return False
     sides = list(engine_for(game).info.players)
     on_time = [s for s in sides if s not in late]
-    if on_time:
-        _finish(game, f"winner: {on_time[0]}", Game.Ending.TIMEOUT)
+    if len(on_time) == 1:
+        text = f"winner: {on_time[0]}"
+    elif on_time:
+        text = f"out of time: {', '.join(late)}"
     else:
-        _finish(game, "draw: both players ran out of time", Game.Ending.TIMEOUT)
+        text = "draw: both players ran out of time" if len(sides) == 2 else "draw: every player ran out of time"
+    _finish(game, Result.shared(sides, on_time, text), Game.Ending.TIMEOUT)
     game.save()
     _after_commit(game)
     return True
@@ -302,11 +359,14 @@ def check_timeout(game_id: str) -> Game:
 # --- after commit -------------------------------------------------------------------------------------
 
 def _after_commit(game: Game) -> None:
-    """Once the transaction commits: tell every open page, and let bot seats and the clock act."""
+    """Once the transaction commits, announce the change (pages, bot seats and the clock listen). A
+    listener that fails is logged and never fails the request: the change is stored either way."""
     game_id, turn = game.id, game.turn
 
-    def run():
-        from . import live
-        live.game_changed(game_id, turn)
+    def announce():
+        for receiver, error in game_changed.send_robust(sender=Game, game_id=game_id, turn=turn):
+            if error is not None:
+                log.error("after game %s turn %s: %s failed: %r", game_id, turn, getattr(receiver, "__name__",
+                          receiver), error)
 
-    transaction.on_commit(run)
+    transaction.on_commit(announce)

@@ -1,4 +1,3 @@
-import json
 import logging
 
 from django.contrib import messages
@@ -9,9 +8,10 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 
-from . import presenters, replay, seatsession, services
+from . import presenters, replay, safejson, seatsession, services
 from .forms import NewGameForm
 from .models import Game
+from .ui import ui_for
 
 logger = logging.getLogger(__name__)
 
@@ -40,15 +40,17 @@ def _lobby_context(request: HttpRequest, form: NewGameForm | None = None) -> dic
 
 
 def _game_row(game: Game, own_ids) -> dict:
+    ui = ui_for(services.engine_for(game))
     seats = {s.side: s for s in game.seats.all()}
-    players = [{"side": side, "name": presenters.side_name(side), "label": seats[side].label if side in seats else "",
+    players = [{"side": side, "name": ui.seat_name(side), "label": seats[side].label if side in seats else "",
                 "open": side in seats and not seats[side].is_claimed}
-               for side in ("upper", "lower")]
-    result = presenters.result_info(game)
+               for side in ui.game.info.players]
+    result = presenters.result_info(game, ui, observation={}) if game.is_over else None
     age = (timezone.now() - game.created).total_seconds()
     return {
         "age": "just now" if age < 60 else None,
         "game": game,
+        "title": ui.game.info.title,
         "players": players,
         "open_sides": [p for p in players if p["open"]],
         "mine": game.id in own_ids,
@@ -102,7 +104,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
         return render(request, "games/home.html", _lobby_context(request, form), status=400)
     side = form.creator_side()
     try:
-        created = services.create_game("ropasci360", form.players(side), form.cleaned_data["turn_seconds"],
+        created = services.create_game(form.cleaned_data["game"], form.players(side), form.cleaned_data["turn_seconds"],
                                        claim=side, user=request.user, name=form.cleaned_data["name"])
     except services.ServiceError as exc:
         form.add_error(None, exc.message)
@@ -159,7 +161,7 @@ def join(request: HttpRequest, game_id: str) -> HttpResponse:
     except services.ServiceError as exc:
         return _refused(request, game_id, exc)
     seatsession.remember(request.session, game.id, side, token)
-    messages.success(request, f"You play {presenters.side_name(side)}.")
+    messages.success(request, f"You play {ui_for(services.engine_for(game)).seat_name(side)}.")
     if _is_htmx(request):
         response = HttpResponse("")
         response["HX-Redirect"] = game.get_absolute_url()
@@ -175,16 +177,16 @@ def act(request: HttpRequest, game_id: str) -> HttpResponse:
             services.get_game(game_id)  # 404 first
             raise services.Forbidden("you have no seat in this game: only its players can act")
         try:
-            turn = int(request.POST.get("turn", ""))
+            turn = int(request.POST.get("turn", "")[:12])
         except ValueError:
             raise services.BadRequest("'turn' must be the number of the turn being played") from None
         raw = request.POST.get("action", "")
         if not raw:
             raise services.BadRequest("choose an action first")
         try:
-            action = json.loads(raw)
-        except ValueError:
-            raise services.BadRequest("the action is not valid JSON") from None
+            action = safejson.loads(raw, max_bytes=8 * 1024)
+        except safejson.BadJSON as exc:
+            raise services.BadRequest(f"the action is not acceptable JSON: {exc}") from None
         services.submit_action(game_id, seat[1], turn, action)
     except services.ServiceError as exc:
         return _refused(request, game_id, exc)
@@ -201,7 +203,7 @@ def resign(request: HttpRequest, game_id: str) -> HttpResponse:
         if request.POST.get("confirm") != "yes":
             # Without JavaScript there was no confirmation dialog: ask on a page of its own.
             return render(request, "games/_resign_confirm.html",
-                          {"game": game, "side_name": presenters.side_name(seat[0])})
+                          {"game": game, "side_name": ui_for(services.engine_for(game)).seat_name(seat[0])})
         services.resign(game_id, seat[1])
     except services.ServiceError as exc:
         return _refused(request, game_id, exc)

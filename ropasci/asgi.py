@@ -18,7 +18,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-from games.live import ServerLoop  # noqa: E402
+from games.serverloop import ServerLoop  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
 application = ServerLoop(ProtocolTypeRouter(

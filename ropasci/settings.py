@@ -7,8 +7,9 @@ file next to manage.py and an in-process channel layer.
 Environment variables:
     DATABASE_URL    database URL (dj-database-url syntax); default SQLite db.sqlite3
     REDIS_URL       Redis URL for the Channels layer; unset = in-memory layer
-    SECRET_KEY      required when DEBUG is off
-    DEBUG           on by default; "0", "false", "no" or "off" turn it off
+    SECRET_KEY      default: generated on first run and kept in SECRET_KEY_FILE
+    SECRET_KEY_FILE where the generated key is kept (default .secret_key, not in git)
+    DEBUG           off by default (safe to host); "1" turns it on for development
     ALLOWED_HOSTS   comma-separated host names
     SECURE_COOKIES  "1" marks session and CSRF cookies Secure (HTTPS only)
     CSRF_TRUSTED_ORIGINS  comma-separated origins, e.g. https://ropasci.example
@@ -16,10 +17,13 @@ Environment variables:
 """
 
 import os
+import secrets
 from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+
+from games.engine.registry import PACKAGES as GAME_PACKAGES
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -40,18 +44,32 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in value.split(",") if item.strip()]
 
 
-DEBUG = env_flag("DEBUG", True)
+DEBUG = env_flag("DEBUG", False)
 
-_DEV_SECRET_KEY = "django-insecure-ropasci-development-key-do-not-use-in-production"
-SECRET_KEY = os.environ.get("SECRET_KEY", "")
-if not SECRET_KEY:
-    if not DEBUG:
+
+def stored_secret_key(path: Path) -> str:
+    """The key in ``path``, or a new random key written there first (mode 0600), so that sessions and
+    seat cookies survive restarts without anyone having to set SECRET_KEY."""
+    try:
+        key = path.read_text().strip()
+    except FileNotFoundError:
+        key = ""
+    if len(key) >= 50:
+        return key
+    key = secrets.token_urlsafe(50)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w") as fh:
+            fh.write(key + "\n")
+    except OSError as exc:
         raise ImproperlyConfigured(
-            "SECRET_KEY is not set. DEBUG is off, so the development key is not "
-            "used: set the SECRET_KEY environment variable to a long random "
-            "string (e.g. python -c 'import secrets; print(secrets.token_urlsafe(50))')."
-        )
-    SECRET_KEY = _DEV_SECRET_KEY
+            f"SECRET_KEY is not set and {path} cannot be written ({exc}): set SECRET_KEY or SECRET_KEY_FILE"
+        ) from None
+    return key
+
+
+SECRET_KEY = os.environ.get("SECRET_KEY", "").strip() or stored_secret_key(
+    Path(os.environ.get("SECRET_KEY_FILE", "").strip() or BASE_DIR / ".secret_key"))
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
@@ -66,6 +84,8 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "games.apps.GamesConfig",
+    # Every game package is an app too: its templates/ and static/ (board drawing) are found by Django.
+    *GAME_PACKAGES,
 ]
 
 MIDDLEWARE = [
@@ -122,6 +142,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
             "transaction_mode": "IMMEDIATE",
         }
     )
+    # Tests use a file, not SQLite's shared-cache memory database, whose table locks fail at once
+    # ("database table is locked") where a file database waits (timeout above).
+    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / ".test-db.sqlite3")}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -170,8 +193,8 @@ STORAGES = {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
             if DEBUG
-            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
-        )
+            else "ropasci.storage.StaticStorage"
+        ),
     },
 }
 if DEBUG:

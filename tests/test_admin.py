@@ -16,8 +16,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import admin as games_admin
-from games import live, services
-from games.api import referee_log_text
+from games import botrunner, gamelog, services
+from games.signals import game_changed
 from games.models import Game, PendingAction, Seat, Turn
 
 pytestmark = pytest.mark.django_db
@@ -260,10 +260,15 @@ def test_no_add_or_delete(staff_client):
 
 @pytest.fixture
 def told(monkeypatch):
-    """Records live.game_changed calls (the broadcast to players' pages) instead of running them."""
+    """Records the game_changed announcements (what tells players' pages)."""
     calls = []
-    monkeypatch.setattr(live, "game_changed", lambda game_id, turn: calls.append(game_id))
-    return calls
+
+    def receiver(sender, game_id, turn, **kwargs):
+        calls.append(game_id)
+
+    game_changed.connect(receiver, dispatch_uid="test-told")
+    yield calls
+    game_changed.disconnect(dispatch_uid="test-told")
 
 
 def test_abort_action(staff_client, told, django_capture_on_commit_callbacks):
@@ -309,7 +314,7 @@ def test_export_logs_zip(staff_client):
         assert sorted(zf.namelist()) == sorted([f"{played.pk}.txt", f"{empty.pk}.txt"])
         text = zf.read(f"{played.pk}.txt").decode()
     played.refresh_from_db()
-    assert text == referee_log_text(played)
+    assert text == gamelog.log_text(played)
     assert "THROW symbol r to (4, -4)" in text and "winner: upper" in text
 
 
@@ -320,24 +325,24 @@ def test_requeue_bot_moves(staff_client, monkeypatch):
     humans = make_game(status=Game.Status.ACTIVE, result="")
     over = make_game(lower="bot:greedy")
     key, other = (stuck.pk, "lower", 6), ("someothergame", "lower", 1)
-    live._inflight.update({key, other})
+    botrunner._inflight.update({key, other})
     try:
         response = staff_client.post(CHANGELIST, {
             "action": "requeue_bot_moves", "_selected_action": [stuck.pk, humans.pk, over.pk]}, follow=True)
         assert "Re-queued bot moves of 1 active game(s)" in response.content.decode()
         assert scheduled == [stuck.pk]
-        assert key not in live._inflight and other in live._inflight
+        assert key not in botrunner._inflight and other in botrunner._inflight
         # The same from the game's page.
-        live._inflight.add(key)
+        botrunner._inflight.add(key)
         url = reverse("admin:games_game_requeue", args=[stuck.pk])
         assert f'action="{url}"' in staff_client.get(change_url(stuck)).content.decode()
         response = staff_client.post(url, follow=True)
         assert "forgot 1 in-flight move(s)" in response.content.decode()
-        assert scheduled == [stuck.pk, stuck.pk] and key not in live._inflight
+        assert scheduled == [stuck.pk, stuck.pk] and key not in botrunner._inflight
         assert "Re-queue bot moves" not in staff_client.get(change_url(humans)).content.decode()
     finally:
-        live._inflight.discard(key)
-        live._inflight.discard(other)
+        botrunner._inflight.discard(key)
+        botrunner._inflight.discard(other)
 
 
 # --- dashboard ------------------------------------------------------------------------------------------

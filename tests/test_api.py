@@ -137,7 +137,7 @@ def test_a_whole_game_to_the_end_by_the_rules_and_its_log(client, game):
     assert lines[-1] == "draw: same game state occurred for 3rd time" and len(lines) == 11
     # The cached state is what a replay of the log gives.
     g = Game.objects.get(pk=game["id"])
-    assert services.replay_state(g).to_json() == g.state
+    assert services.current_state(g).to_json() == g.state
 
 
 def test_resign_and_log_has_winner(client, game):

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from games.bots import LEVELS, make_bot, nash, pool
-from games.bots import ropasci360_eval as ev
+from games.ropasci360 import bots as ev
 from games.bots.arena import ArenaResult, GameRecord, play_game, run_arena, wilson_interval
 from games.bots.play import choose_action, replay
 from games.engine import load_game

@@ -5,7 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from games.engine import refereelog
+from games.engine.history import replay_checked
+from games.ropasci360 import logs as refereelog
+from games.ropasci360.rules import GAME
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT.parent / "shared" / "fixtures" / "referee-logs"
@@ -24,7 +26,7 @@ needs_fixtures = pytest.mark.skipif(not (FIXTURES / "expected.tsv").exists(),
 @needs_fixtures
 @pytest.mark.parametrize("name,expected", expected_outcomes())
 def test_tournament_sample_outcomes(name, expected):
-    rep = refereelog.replay(refereelog.parse((FIXTURES / name).read_text()))
+    rep = replay_checked(GAME, refereelog.parse((FIXTURES / name).read_text()).turns)
     assert rep.outcome == expected
 
 
@@ -59,8 +61,8 @@ def test_parse_errors_name_the_line():
 def test_cut_off_turn_and_blank_lines():
     log = refereelog.parse("\nturn 1: upper: THROW symbol r to Hex(r=4, q=0)\n\nturn 1: lower: THROW symbol r to (-4, 0)\n"
                            "turn 2: upper: SLIDE from (4, 0) to (3, 0)\n")
-    assert log.turns == [(("THROW", "r", (4, 0)), ("THROW", "r", (-4, 0)))] and log.result is None
-    assert refereelog.replay(log).outcome == "unfinished after 1 turns"
+    assert log.turns == [{"upper": ("THROW", "r", (4, 0)), "lower": ("THROW", "r", (-4, 0))}] and log.result is None
+    assert replay_checked(GAME, log.turns).outcome == "unfinished after 1 turns"
 
 
 def run_replaylog(*args, cwd=ROOT):

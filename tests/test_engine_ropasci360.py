@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from games.engine import IllegalAction, load_game, registered_names
-from games.engine.ropasci360 import HEXES
+from games.ropasci360.rules import HEXES
 
 GAME = load_game("ropasci360")
 ON_BOARD = [(r, q) for r in range(-4, 5) for q in range(-4, 5) if abs(r + q) <= 4]
@@ -367,10 +367,11 @@ def test_illegal_actions_never_mutate(seed, data):
 @settings(max_examples=25, deadline=None)
 @given(st.integers(min_value=0, max_value=2**32))
 def test_replaying_a_log_reproduces_the_final_state(seed):
-    from games.engine import refereelog
+    from games.engine.history import replay_checked
+    from games.ropasci360 import logs as refereelog
     s, turns = random_game(seed)
-    text = refereelog.write([(j["upper"], j["lower"]) for j in turns], s.result().text if s.result() else None)
-    rep = refereelog.replay(refereelog.parse(text))
+    text = refereelog.write([{"upper": j["upper"], "lower": j["lower"]} for j in turns], s.result().text if s.result() else None)
+    rep = replay_checked(refereelog.GAME, refereelog.parse(text).turns)
     assert rep.state.to_json() == s.to_json()
     assert rep.outcome == (s.result().text if s.result() else f"unfinished after {len(turns)} turns")
 

@@ -9,8 +9,8 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from games import importer, services
-from games.api import referee_log_text
-from games.engine import refereelog
+from games.gamelog import log_text as referee_log_text
+from games.ropasci360 import logs as refereelog
 from games.models import Game, Seat, Turn
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -82,10 +82,11 @@ def test_fixture_imports_as_the_engine_replays_it(name):
     # Turn rows: canonical JSON actions, battles, and the cached state is the engine's.
     rows = list(game.turns.order_by("number"))
     assert [t.number for t in rows] == list(range(1, game.turn + 1))
-    for row, (upper, lower) in zip(rows, log.turns):
+    for row, pair in zip(rows, log.turns):
+        upper, lower = pair["upper"], pair["lower"]
         eg = services.engine_for(game)
         assert row.actions == {"upper": eg.action_to_json(upper), "lower": eg.action_to_json(lower)}
-    assert game.state == services.replay_state(game).to_json()
+    assert game.state == services.current_state(game).to_json()
 
 
 @needs_fixtures

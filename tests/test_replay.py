@@ -64,7 +64,7 @@ def test_replay_url_of_the_api_is_the_viewer(client, game):
 def test_turn_param_shows_the_position_after_turn_n(client, game, n):
     html = client.get(f"/games/{game.id}/replay?turn={n}").content.decode()
     assert board_turn(html) == n
-    assert board_tokens(html) == state_tokens(services.replay_state(game, upto=n).to_json())
+    assert board_tokens(html) == state_tokens(services.state_at(game, n).to_json())
     assert f'id="scrubber" min="0" max="7" value="{n}"' in html
     # The move list marks the turn shown.
     assert re.search(rf'<a href="\?turn={n}" data-turn="{n}" aria-current="step">', html)
@@ -147,7 +147,7 @@ def test_export_json(client, game):
     assert data["initial_state"]["tokens"] == []
     assert [t["number"] for t in data["turns"]] == list(range(1, 8))
     for t in data["turns"]:
-        assert t["state"] == services.replay_state(game, upto=t["number"]).to_json()
+        assert t["state"] == services.state_at(game, t["number"]).to_json()
     assert data["turns"][-1]["state"] == game.state
     assert data["turns"][4]["events"] == [{"hex": [0, 0], "defeated": [{"player": "lower", "symbol": "s", "count": 1}]}]
     assert data["turns"][0]["actions"] == {"upper": ["THROW", "r", [4, 0]], "lower": ["THROW", "s", [-4, 0]]}
@@ -279,5 +279,5 @@ def test_fixture_replays_render_at_every_tenth_turn(client, db):
         game = importer.import_bytes(path.read_bytes(), filename=path.name).game
         for n in range(0, game.turn + 1, 10):
             html = client.get(f"/games/{game.id}/replay/board?turn={n}").content.decode()
-            assert board_tokens(html) == state_tokens(services.replay_state(game, upto=n).to_json()), (path.name, n)
+            assert board_tokens(html) == state_tokens(services.state_at(game, n).to_json()), (path.name, n)
         assert client.get(f"/games/{game.id}/replay").status_code == 200

@@ -1,10 +1,12 @@
 """Matches between bots: ``manage.py arena A B --games N`` is a thin wrapper around :func:`run_arena`.
 
-A player spec is a bot level (``random``, ``greedy``, ``strong``) or a course-style ``package[:Class]``
-(a class with ``__init__(player)``, ``action()`` and ``update(opponent_action, player_action)``, loaded as the
-COMP30024 referee does: the module's ``Player`` unless a class name follows a colon). Games alternate sides:
-in game ``i`` the first player is Upper when ``i`` is even. Games run in parallel in worker processes.
-An illegal action (or an exception) forfeits the game, as in the course tournament.
+Any registered two-seat game (``game_name``, default ``ropasci360``). A player spec is a bot level (``random``,
+``greedy``, ``strong``) or, for RoPaSci 360 only, a course-style ``package[:Class]`` (a class with
+``__init__(player)``, ``action()`` and ``update(opponent_action, player_action)``, loaded as the COMP30024
+referee does: the module's ``Player`` unless a class name follows a colon). Games alternate sides: in game
+``i`` the first player (A) has seat ``i % 2`` of the game's seats (Upper when ``i`` is even in RoPaSci 360).
+Games run in parallel in worker processes. An illegal action (or an exception) forfeits the game, as in the
+course tournament. A game's ``turns`` counts its turn records (plies in an alternating game).
 """
 from __future__ import annotations
 
@@ -95,10 +97,25 @@ def load_player_class(spec: str):
         raise ValueError(f"{module_name} has no class {class_name or 'Player'!r}") from None
 
 
-def check_spec(spec: str) -> None:
-    """Raise ValueError unless ``spec`` names a level or an importable course-style class."""
+def check_game(game_name: str) -> tuple[str, ...]:
+    """The seats of the registered game ``game_name``; ValueError if it is unknown or not for two seats."""
+    try:
+        game = load_game(game_name)
+    except KeyError as exc:
+        raise ValueError(exc.args[0] if exc.args else f"unknown game {game_name!r}") from None
+    seats = tuple(game.info.players)
+    if len(seats) != 2:
+        raise ValueError(f"the arena plays two-seat games; {game_name} has {len(seats)} seats")
+    return seats
+
+
+def check_spec(spec: str, game_name: str = GAME_NAME) -> None:
+    """Raise ValueError unless ``spec`` names a level or (RoPaSci 360 only) an importable course-style class."""
     if spec in LEVELS:
         return
+    if game_name != GAME_NAME:
+        raise ValueError(f"{spec!r} is not a bot level ({', '.join(LEVELS)}); course-style package[:Class] "
+                         f"players are only for {GAME_NAME}, not {game_name}")
     try:
         load_player_class(spec)
     except ImportError as exc:
@@ -143,12 +160,20 @@ class _CourseAgent:
 def _agent(spec, game, seat, seed, seconds):
     if spec in LEVELS:
         return _BotAgent(spec, game, seat, seed, seconds)
+    check_spec(spec, game.info.name)
     return _CourseAgent(load_player_class(spec), seat)
+
+
+def format_game(rec: GameRecord, a: str, b: str, seats) -> str:
+    """The arena's verbose line for one game: who had which seat, the result, turns and time."""
+    who = " ".join(f"{seat}={a if seat == rec.a_seat else b}" for seat in seats)
+    return f"game {rec.index + 1}: {who}: {rec.result} after {rec.turns} turns ({rec.seconds:.1f} s)"
 
 
 def play_game(a: str, b: str, index: int, seed: int | None = None, seconds: float | None = None,
               game_name: str = GAME_NAME) -> GameRecord:
-    """Play one game between specs ``a`` and ``b``; A is Upper when ``index`` is even."""
+    """Play one game of ``game_name`` between specs ``a`` and ``b``; A has seat ``index % 2`` (Upper when
+    ``index`` is even in RoPaSci 360)."""
     started = time.perf_counter()
     game = load_game(game_name)
     seats = game.info.players
@@ -189,9 +214,13 @@ def play_game(a: str, b: str, index: int, seed: int | None = None, seconds: floa
             agents[seat].after_turn(state, actions[seat], actions.get(other))
     if result is None:
         res = state.result()
-        result, winner = res.text, res.winner
+        if game_name == GAME_NAME:
+            result, winner = res.text, res.winner
+        else:
+            winners = res.winners
+            result, winner = res.text, (winners[0] if len(winners) == 1 else None)
     a_score = 0.5 if winner is None else (1.0 if winner == a_seat else 0.0)
-    return GameRecord(index, a_seat, result, winner, state.turn, a_score, time.perf_counter() - started, moves)
+    return GameRecord(index, a_seat, result, winner, len(moves), a_score, time.perf_counter() - started, moves)
 
 
 def _play_args(args):
@@ -206,8 +235,9 @@ def _context():
 def run_arena(a: str, b: str, games: int, seed: int | None = None, seconds: float | None = None,
               workers: int | None = None, on_game=None, game_name: str = GAME_NAME) -> ArenaResult:
     """Play ``games`` games of ``a`` against ``b``; ``on_game(record)`` is called as each one finishes."""
-    check_spec(a)
-    check_spec(b)
+    check_game(game_name)
+    check_spec(a, game_name)
+    check_spec(b, game_name)
     base = random.randrange(2**31) if seed is None else seed
     jobs = [(a, b, i, base * 100003 + i, seconds, game_name) for i in range(games)]
     workers = min(games, workers or os.cpu_count() or 1)

@@ -8,36 +8,30 @@ from __future__ import annotations
 from typing import Any
 
 from games.engine import load_game
+from games.engine.history import fold
 
 from . import make_bot
 
 JSON = Any
 
 
-def replay(game_name: str, turns: list[dict], observer=None):
-    """The state after replaying ``turns`` from the initial position (``observer(state)`` sees every position).
+def records(turns: list) -> list[dict]:
+    """Turn records (seat -> canonical JSON action), also from the HTTP API's turn objects (``"actions"``)."""
+    return [t.get("actions", t) if isinstance(t, dict) and isinstance(t.get("actions"), dict) else t for t in turns]
 
-    Each turn is a dict seat -> action in canonical JSON, or a dict with such a dict under ``"actions"``
-    (the HTTP API's turn records). Replaying, rather than loading a snapshot, keeps the repetition history exact.
-    """
-    game = load_game(game_name)
-    state = game.new_initial_state()
-    if observer:
-        observer(state)
-    for turn in turns:
-        actions = turn.get("actions", turn) if isinstance(turn, dict) else turn
-        state.apply_actions({seat: game.action_from_json(a, seat) for seat, a in actions.items()})
-        if observer:
-            observer(state)
-    return state
+
+def replay(game_name: str, turns: list, observer=None, params: dict | None = None):
+    """The state after ``turns`` from the initial position (``observer(state)`` sees every position).
+    Replaying, rather than loading a snapshot, keeps history-dependent rules (repetitions) exact."""
+    return fold(load_game(game_name, **(params or {})), records(turns), observer=observer)
 
 
 def choose_action(game_name: str, turns: list[dict], seat: str, level: str,
-                  seconds: float | None = None, seed: int | None = None) -> JSON:
+                  seconds: float | None = None, seed: int | None = None, params: dict | None = None) -> JSON:
     """The ``level`` bot's action for ``seat`` after ``turns``, in canonical JSON."""
-    game = load_game(game_name)
+    game = load_game(game_name, **(params or {}))
     bot = make_bot(level, game, seat, seed=seed, seconds=seconds)
-    state = replay(game_name, turns, observer=bot.observe)
+    state = fold(game, records(turns), observer=bot.observe)
     if state.is_terminal():
         raise ValueError(f"the game is over ({state.result().text})")
     if seat not in state.players_to_act():

@@ -4,7 +4,7 @@ Processes, not threads: the search holds the GIL, and a thread would stall every
 created on first use with ``BOT_WORKERS`` processes (default 2) and the "forkserver" start method where
 available ("spawn" elsewhere), which is safe with a Django/asyncio parent (no forked locks or loops).
 
-    fut = pool.submit("ropasci360", turns, "lower", "strong")   # concurrent.futures.Future
+    fut = pool.submit("ropasci360", turns, "lower", "strong")   # concurrent.futures.Future (turn records)
     action_json = fut.result()                                  # or: await asyncio.wrap_future(fut)
 
 A pool broken by a dead worker is replaced on the next ``submit``. ``shutdown()`` stops the workers.
@@ -54,10 +54,10 @@ def get_pool() -> ProcessPoolExecutor:
 
 
 def submit(game_name: str, turns: list[dict], seat: str, level: str,
-           seconds: float | None = None, seed: int | None = None) -> Future:
+           seconds: float | None = None, seed: int | None = None, params: dict | None = None) -> Future:
     """Run :func:`games.bots.play.choose_action` in a worker; the future's result is the action's JSON."""
     global _pool
-    args = (choose_action, game_name, turns, seat, level, seconds, seed)
+    args = (choose_action, game_name, turns, seat, level, seconds, seed, params)
     try:
         return get_pool().submit(*args)
     except (BrokenProcessPool, RuntimeError):

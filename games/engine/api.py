@@ -149,6 +149,11 @@ class Game:
     def state_from_json(self, data: JSON) -> "State":
         raise NotImplementedError
 
+    def redact_record(self, record: Mapping[str, JSON], seat: str | None, over: bool) -> dict:
+        """A turn record as ``seat`` (None: a spectator) may see it; ``over`` once the game has ended. A game
+        with hidden information overrides this (e.g. hide other seats' dealt cards); by default all shows."""
+        return dict(record)
+
 
 class State:
     """A position. Mutable; ``clone`` gives an independent copy."""

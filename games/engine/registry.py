@@ -16,8 +16,8 @@ from .api import Game, InvalidParams
 
 PACKAGES = (
     "games.ropasci360",
-    # "games.expendibots",
-    # "games.cyclotron",
+    "games.expendibots",
+    "games.cyclotron",
 )
 
 _modules: dict[str, ModuleType] | None = None

@@ -1,9 +1,10 @@
 /* ropasci game page: choosing an action by clicking or with the keyboard, flipping the board, the turn
- * clock, and notices when a turn resolves.
+ * clock, and notices when a turn resolves. Game-agnostic: it knows no game's rules or pieces.
  *
- * RULES LIVE ONLY IN THE ENGINE. The server embeds this player's legal actions (JSON, from the engine) in
- * <script id="legal-actions">; this script only filters that list (actions from the clicked hex, throws of
- * the chosen symbol) to highlight hexes. It never works out a move by itself.
+ * RULES LIVE ONLY IN THE ENGINE. The server embeds this player's legal actions in <script id="legal-actions">:
+ * [{action, text, path: [{key, label}, ...]}, ...] (engine actions, the game's words, the clicks that choose
+ * each). Clickable things on the board carry data-pick="KEY"; a step whose key is not on the board is offered
+ * as a button. This script only matches what was clicked against those paths.
  *
  * The live parts of the page (#game-head, #board-wrap, #turn-panel, #controls) are replaced by htmx
  * (out-of-band swaps from the WebSocket and from form responses); everything here re-binds after a swap.
@@ -14,10 +15,8 @@
   var root = document.getElementById("game");
   if (!root) return;
 
-  var SYMBOL_NAMES = { r: "rock", p: "paper", s: "scissors" };
   var SOUND_KEY = "ropasci.sound";
   var COORDS_KEY = "ropasci.coords";
-  var side = root.dataset.side || "";
   var baseTitle = document.title;
   var serverOffset = 0; // server clock minus this clock, in ms
   if (root.dataset.serverNow) {
@@ -25,8 +24,8 @@
     if (!isNaN(serverNow)) serverOffset = serverNow - Date.now();
   }
 
-  // What this viewer has picked so far in the turn in play (kept across swaps of the same turn).
-  var sel = { turn: null, symbol: null, from: null, choice: null };
+  // What this viewer has clicked so far in the turn in play (kept across swaps of the same turn).
+  var sel = { turn: null, path: [], choice: null };
   var flipped = root.dataset.flipped === "1";
   var lastFragments = {}; // id -> last server HTML swapped in, to skip swaps that change nothing
   var status = { turn: null, over: null };
@@ -35,12 +34,9 @@
   // ---- helpers ----------------------------------------------------------------------------------
   function $(sel_, ctx) { return (ctx || document).querySelector(sel_); }
   function $all(sel_, ctx) { return Array.prototype.slice.call((ctx || document).querySelectorAll(sel_)); }
-  function hexKey(h) { return h[0] + "," + h[1]; }
-  function sameHex(a, b) { return !!a && !!b && a[0] === b[0] && a[1] === b[1]; }
-  function hexText(h) { return "(" + h[0] + ", " + h[1] + ")"; }
   function actionValue(a) { return JSON.stringify(a); }
 
-  /** The legal actions embedded by the server: [[actionJson, refereeText], ...]; [] when not to act. */
+  /** The legal actions embedded by the server; [] when this viewer is not to act. */
   function legalActions() {
     var el = document.getElementById("legal-actions");
     if (!el) return [];
@@ -56,24 +52,31 @@
     var p = document.getElementById("turn-panel");
     return p ? p.getAttribute("data-status") : "";
   }
-
-  function cellAt(h) { return $('#board .cell[data-r="' + h[0] + '"][data-q="' + h[1] + '"]'); }
-  function ownTokensAt(h) {
-    return $all('#board .token[data-player="' + side + '"][data-r="' + h[0] + '"][data-q="' + h[1] + '"]');
+  function onBoard(key) { return $all('#board [data-pick="' + cssEscape(key) + '"]'); }
+  function cssEscape(v) { return window.CSS && CSS.escape ? CSS.escape(v) : v.replace(/["\\]/g, "\\$&"); }
+  function keysOf(entry) { return entry.path.map(function (st) { return st.key; }); }
+  function startsWith(keys, prefix) {
+    if (keys.length < prefix.length) return false;
+    for (var i = 0; i < prefix.length; i++) if (keys[i] !== prefix[i]) return false;
+    return true;
   }
-  function hexOf(el) {
-    var n = el && el.closest ? el.closest("[data-r][data-q]") : null;
-    return n ? [parseInt(n.getAttribute("data-r"), 10), parseInt(n.getAttribute("data-q"), 10)] : null;
+  /** Entries whose path starts with ``prefix``. */
+  function matching(acts, prefix) { return acts.filter(function (e) { return startsWith(keysOf(e), prefix); }); }
+  /** The distinct steps that may follow ``prefix``: [{key, label}]. */
+  function nextSteps(acts, prefix) {
+    var seen = {}, out = [];
+    matching(acts, prefix).forEach(function (e) {
+      var st = e.path[prefix.length];
+      if (st && !seen[st.key]) { seen[st.key] = true; out.push(st); }
+    });
+    return out;
   }
-
-  function movesFrom(acts, h) {
-    return acts.filter(function (e) { return e[0][0] !== "THROW" && sameHex(e[0][1], h); });
-  }
-  function throwsOf(acts, symbol) {
-    return acts.filter(function (e) { return e[0][0] === "THROW" && e[0][1] === symbol; });
+  function complete(acts, prefix) {
+    var m = matching(acts, prefix).filter(function (e) { return e.path.length === prefix.length; });
+    return m.length === 1 ? m[0] : null;
   }
   function findChoice(acts, value) {
-    for (var i = 0; i < acts.length; i++) if (actionValue(acts[i][0]) === value) return acts[i];
+    for (var i = 0; i < acts.length; i++) if (actionValue(acts[i].action) === value) return acts[i];
     return null;
   }
 
@@ -84,31 +87,45 @@
 
   // ---- highlighting -------------------------------------------------------------------------------
   function clearMarks() {
-    $all("#board .cell.target, #board .cell.chosen, #board .cell.from").forEach(function (c) {
-      c.classList.remove("target", "chosen", "from");
-      c.removeAttribute("tabindex");
-      c.removeAttribute("role");
-      c.removeAttribute("aria-label");
-      c.removeAttribute("aria-pressed");
-    });
-    $all("#board .token.selectable, #board .token.selected").forEach(function (t) {
-      t.classList.remove("selectable", "selected");
-      t.removeAttribute("tabindex");
-      t.setAttribute("role", "img");
-      t.removeAttribute("aria-pressed");
-      if (t.dataset.baseLabel) t.setAttribute("aria-label", t.dataset.baseLabel);
+    $all("#board [data-pick]").forEach(function (el) {
+      if (!el.classList.contains("pickable") && !el.classList.contains("target") && !el.classList.contains("chosen")) return;
+      el.classList.remove("pickable", "target", "chosen");
+      el.removeAttribute("tabindex");
+      el.removeAttribute("aria-pressed");
+      if (el.dataset.baseRole) el.setAttribute("role", el.dataset.baseRole); else el.removeAttribute("role");
     });
   }
 
-  function markTarget(h, label, chosen) {
-    var c = cellAt(h);
-    if (!c) return;
-    c.classList.add("target");
-    if (chosen) c.classList.add("chosen");
-    c.setAttribute("tabindex", "0");
-    c.setAttribute("role", "button");
-    c.setAttribute("aria-label", label);
-    c.setAttribute("aria-pressed", chosen ? "true" : "false");
+  function markStep(key, cls, chosen) {
+    onBoard(key).forEach(function (el, i) {
+      if (!el.dataset.baseRole && el.getAttribute("role")) el.dataset.baseRole = el.getAttribute("role");
+      el.classList.add(cls);
+      if (chosen) el.classList.add("chosen");
+      if (i === 0) { el.setAttribute("tabindex", "0"); el.setAttribute("role", "button"); }
+      el.setAttribute("aria-pressed", chosen ? "true" : "false");
+    });
+  }
+
+  /** Buttons for the steps that are not on the board, at every depth clicked so far. */
+  function renderStepButtons(acts) {
+    var box = document.getElementById("pick-steps");
+    if (!box) return;
+    var html = [];
+    for (var d = 0; d <= sel.path.length; d++) {
+      var opts = nextSteps(acts, sel.path.slice(0, d)).filter(function (st) { return !onBoard(st.key).length; });
+      if (!opts.length) continue;
+      html.push('<div class="step-group">');
+      opts.forEach(function (st) {
+        var pressed = sel.path[d] === st.key;
+        html.push('<button type="button" class="button button-small step-btn' + (pressed ? " pressed" : "") +
+                  '" data-step="' + st.key.replace(/"/g, "&quot;") + '" data-depth="' + d + '" aria-pressed="' +
+                  pressed + '">' + (st.label || st.key).replace(/</g, "&lt;") + "</button>");
+      });
+      html.push("</div>");
+    }
+    var out = html.join("");
+    if (box.dataset.html !== out) { box.innerHTML = out; box.dataset.html = out; }
+    box.hidden = !out;
   }
 
   function refresh() {
@@ -117,42 +134,16 @@
     var board = boardEl();
     if (!board) return;
     board.classList.toggle("playable", acts.length > 0);
+    // Drop clicks that no longer lead anywhere (e.g. after the list changed).
+    while (sel.path.length && !matching(acts, sel.path).length) sel.path.pop();
     var choice = sel.choice ? findChoice(acts, sel.choice) : null;
     if (!choice) sel.choice = null;
-
-    // Own tokens that have at least one slide or swing: selectable.
-    var fromKeys = {};
-    acts.forEach(function (e) { if (e[0][0] !== "THROW") fromKeys[hexKey(e[0][1])] = e[0][1]; });
-    Object.keys(fromKeys).forEach(function (k) {
-      ownTokensAt(fromKeys[k]).forEach(function (t) {
-        if (!t.dataset.baseLabel) t.dataset.baseLabel = t.getAttribute("aria-label") || "";
-        t.classList.add("selectable");
-        t.setAttribute("tabindex", "0");
-        t.setAttribute("role", "button");
-        var picked = sameHex(sel.from, fromKeys[k]);
-        t.setAttribute("aria-pressed", picked ? "true" : "false");
-        t.setAttribute("aria-label", t.dataset.baseLabel + (picked ? ", selected: choose a destination"
-          : ", press Enter to see its moves"));
-        if (picked) t.classList.add("selected");
-      });
+    var next = nextSteps(acts, sel.path);
+    sel.path.forEach(function (key) { markStep(key, "pickable", true); });
+    next.forEach(function (st) {
+      markStep(st.key, sel.path.length ? "target" : "pickable", !!(choice && keysOf(choice)[sel.path.length] === st.key));
     });
-
-    if (sel.from) {
-      var fc = cellAt(sel.from);
-      if (fc) fc.classList.add("from");
-      movesFrom(acts, sel.from).forEach(function (e) {
-        var verb = e[0][0] === "SLIDE" ? "Slide" : "Swing";
-        markTarget(e[0][2], verb + " to " + hexText(e[0][2]), choice && choice === e);
-      });
-    } else if (sel.symbol) {
-      throwsOf(acts, sel.symbol).forEach(function (e) {
-        markTarget(e[0][2], "Throw " + SYMBOL_NAMES[sel.symbol] + " to " + hexText(e[0][2]), choice && choice === e);
-      });
-    }
-
-    $all("[data-throw-symbol]").forEach(function (b) {
-      b.setAttribute("aria-pressed", b.getAttribute("data-throw-symbol") === sel.symbol ? "true" : "false");
-    });
+    renderStepButtons(acts);
 
     var select = document.getElementById("action-select");
     if (select) select.value = sel.choice || "";
@@ -161,59 +152,46 @@
     var clear = document.getElementById("clear-btn");
     if (text) {
       var msg;
-      if (choice) msg = "Your choice: " + choice[1] + ". Confirm to submit it.";
-      else if (sel.from) msg = "Token on " + hexText(sel.from) + " selected: click a highlighted hex.";
-      else if (sel.symbol) msg = "Throwing " + SYMBOL_NAMES[sel.symbol] + ": click a highlighted hex.";
+      if (choice) msg = "Your choice: " + choice.text + ". Confirm to submit it.";
+      else if (sel.path.length) msg = "Next: click a highlighted square or a button (" + next.length + " option" + (next.length === 1 ? "" : "s") + ").";
       else msg = "Nothing chosen yet.";
       if (text.textContent !== msg) text.textContent = msg;
     }
     if (confirm) confirm.disabled = !choice;
-    if (clear) clear.hidden = !(choice || sel.from || sel.symbol);
+    if (clear) clear.hidden = !(choice || sel.path.length);
   }
 
   // ---- choosing --------------------------------------------------------------------------------------
-  function choose(entry, byKeyboard) {
-    sel.choice = actionValue(entry[0]);
+  /** A click on step ``key`` (on the board or a button; ``depth`` for buttons). */
+  function activate(key, byKeyboard, depth) {
+    var acts = legalActions();
+    if (!acts.length || !key) return;
+    var prefix = sel.path;
+    var d = typeof depth === "number" ? depth : null;
+    if (d === null) {
+      if (prefix.length && prefix[prefix.length - 1] === key) { // clicked again: take it back
+        sel.path = prefix.slice(0, -1); sel.choice = null; refresh(); return;
+      }
+      // The deepest place where this key continues what was clicked (a later step, or a different choice
+      // at an earlier step).
+      for (d = prefix.length; d >= 0; d--) {
+        if (matching(acts, prefix.slice(0, d).concat([key])).length) break;
+      }
+      if (d < 0) { sel.path = []; sel.choice = null; refresh(); return; }
+    } else if (prefix[d] === key) {
+      sel.path = prefix.slice(0, d); sel.choice = null; refresh(); return;
+    }
+    sel.path = prefix.slice(0, d).concat([key]);
+    var done = complete(acts, sel.path);
+    sel.choice = done ? actionValue(done.action) : null;
     refresh();
     if (byKeyboard) {
-      var confirm = document.getElementById("confirm-btn");
-      if (confirm) confirm.focus();
+      var focus = done ? document.getElementById("confirm-btn") : $("#board .target[tabindex], #pick-steps button");
+      if (focus) focus.focus();
     }
   }
 
-  function activateHex(h, byKeyboard) {
-    var acts = legalActions();
-    if (!acts.length || !h) return;
-    var i;
-    if (sel.symbol) {
-      var throws = throwsOf(acts, sel.symbol);
-      for (i = 0; i < throws.length; i++) if (sameHex(throws[i][0][2], h)) { choose(throws[i], byKeyboard); return; }
-    }
-    if (sel.from) {
-      if (sameHex(sel.from, h)) { sel.from = null; sel.choice = null; refresh(); return; }
-      var moves = movesFrom(acts, sel.from);
-      for (i = 0; i < moves.length; i++) if (sameHex(moves[i][0][2], h)) { choose(moves[i], byKeyboard); return; }
-    }
-    if (movesFrom(acts, h).length) {
-      sel.from = h; sel.symbol = null; sel.choice = null;
-      refresh();
-      if (byKeyboard) {
-        var first = $("#board .cell.target");
-        if (first) first.focus();
-      }
-      return;
-    }
-    sel.from = null; sel.choice = null;
-    refresh();
-  }
-
-  function pickSymbol(symbol) {
-    sel.symbol = sel.symbol === symbol ? null : symbol;
-    sel.from = null; sel.choice = null;
-    refresh();
-  }
-
-  function resetSelection() { sel.symbol = null; sel.from = null; sel.choice = null; }
+  function resetSelection() { sel.path = []; sel.choice = null; }
 
   // ---- flip, coordinates, sound ---------------------------------------------------------------------
   function applyBoardView() {
@@ -221,6 +199,7 @@
     if (!board) return;
     // The server draws Upper on top (or turned, for ?flip=1); turn it here when the viewer wants otherwise.
     var turned = flipped !== board.classList.contains("flipped");
+    if (!board.hasAttribute("data-turnable")) turned = false; // drawn turned by the server (?flip=1) only
     if (turned && !board.dataset.origins) {
       // Turning the drawing about the board's centre turns each token and label upside down: turn each
       // back about its own centre (the letter's position, the label's anchor).
@@ -319,12 +298,14 @@
   document.addEventListener("click", function (evt) {
     var t = evt.target;
     if (!(t instanceof Element)) return;
-    var symBtn = t.closest("[data-throw-symbol]");
-    if (symBtn) { pickSymbol(symBtn.getAttribute("data-throw-symbol")); return; }
+    var stepBtn = t.closest("[data-step]");
+    if (stepBtn) { activate(stepBtn.getAttribute("data-step"), false, parseInt(stepBtn.getAttribute("data-depth"), 10)); return; }
     if (t.closest("#clear-btn")) { resetSelection(); refresh(); return; }
     var copy = t.closest("[data-copy]");
     if (copy) { copyLink(copy); return; }
     if (t.closest("#flip-link")) {
+      var b = boardEl();
+      if (!b || !b.hasAttribute("data-turnable")) return; // a plain link: the server draws it turned
       evt.preventDefault();
       flipped = !flipped;
       applyBoardView();
@@ -335,17 +316,19 @@
       } catch (e) { /* old browser: the page just keeps its URL */ }
       return;
     }
-    if (t.closest("#board")) activateHex(hexOf(t), false);
+    var pick = t.closest("#board [data-pick]");
+    if (pick) activate(pick.getAttribute("data-pick"), false);
   });
 
   document.addEventListener("keydown", function (evt) {
     var t = evt.target;
     if (!(t instanceof Element)) return;
-    if (evt.key === "Escape" && (sel.from || sel.symbol || sel.choice)) { resetSelection(); refresh(); return; }
+    if (evt.key === "Escape" && (sel.path.length || sel.choice)) { resetSelection(); refresh(); return; }
     if (evt.key === " " && t.id === "flip-link") { evt.preventDefault(); t.click(); return; }
     if ((evt.key === "Enter" || evt.key === " ") && t.closest("#board") && t.hasAttribute("tabindex")) {
       evt.preventDefault();
-      activateHex(hexOf(t), true);
+      var pick = t.closest("[data-pick]");
+      if (pick) activate(pick.getAttribute("data-pick"), true);
     }
   });
 
@@ -354,8 +337,7 @@
     if (t.id === "action-select") {
       var entry = findChoice(legalActions(), t.value);
       if (!entry) { resetSelection(); refresh(); return; }
-      if (entry[0][0] === "THROW") { sel.symbol = entry[0][1]; sel.from = null; }
-      else { sel.from = entry[0][1]; sel.symbol = null; }
+      sel.path = keysOf(entry);
       sel.choice = t.value;
       refresh();
     } else if (t.id === "sound-toggle") {
@@ -405,9 +387,9 @@
   function rememberFocus() {
     var a = document.activeElement;
     if (!a || a === document.body) { focusBefore = null; return; }
-    var h = a.closest && a.closest("#board") ? hexOf(a) : null;
-    focusBefore = { id: a.id, hex: h, isToken: a.classList && a.classList.contains("token"),
-                    sym: a.getAttribute && a.getAttribute("data-throw-symbol") };
+    var pick = a.closest && a.closest("#board [data-pick]");
+    focusBefore = { id: a.id, pick: pick ? pick.getAttribute("data-pick") : null,
+                    step: a.getAttribute && a.getAttribute("data-step") };
   }
   function restoreFocus() {
     var f = focusBefore;
@@ -415,9 +397,8 @@
     if (!f || (document.activeElement && document.activeElement !== document.body)) return;
     var el = null;
     if (f.id) el = document.getElementById(f.id);
-    else if (f.hex && f.isToken) el = ownTokensAt(f.hex)[0];
-    else if (f.hex) el = cellAt(f.hex);
-    else if (f.sym) el = $('[data-throw-symbol="' + f.sym + '"]');
+    else if (f.pick) el = onBoard(f.pick).filter(function (n) { return n.hasAttribute("tabindex"); })[0];
+    else if (f.step) el = $('#pick-steps [data-step="' + cssEscape(f.step) + '"]');
     if (el && el.hasAttribute("tabindex") || (el && /^(BUTTON|SELECT|INPUT|A)$/.test(el.tagName))) el.focus();
   }
 

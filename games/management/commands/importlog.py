@@ -1,4 +1,4 @@
-"""``manage.py importlog FILE``: store a COMP30024 referee log as an imported game.
+"""``manage.py importlog FILE``: store a game log (a COMP30024 referee log of any game) as an imported game.
 
 Prints what it noticed, then as its last line ``imported game ID: REPLAY_URL`` (REPLAY_URL is absolute,
 on the env ``SITE_URL``, default ``http://127.0.0.1:8000``). ``FILE`` may be ``-`` for standard input.
@@ -19,9 +19,9 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("file", metavar="FILE", help="the referee log, or - for standard input")
-        parser.add_argument("--upper", default="", help="Upper's display name (default: from the file name, "
-                                                         "e.g. alice-vs-bob.txt, else 'upper')")
-        parser.add_argument("--lower", default="", help="Lower's display name")
+        parser.add_argument("--upper", default="", help="the first seat's display name (Upper, White; default: from the "
+                                                         "file name, e.g. alice-vs-bob.txt, else the seat's name)")
+        parser.add_argument("--lower", default="", help="the second seat's display name (Lower, Black)")
         parser.add_argument("--site-url", default=None,
                             help="base URL of the site for the printed link (default: env SITE_URL)")
 
@@ -38,7 +38,7 @@ class Command(BaseCommand):
                                                   f"the limit is {importer.MAX_BYTES // 1024} KiB")
                 with open(path, "rb") as fh:
                     data = fh.read(importer.MAX_BYTES + 1)
-            done = importer.import_bytes(data, filename=name, names={"upper": upper, "lower": lower})
+            done = importer.import_bytes(data, filename=name, names=[upper, lower])
         except OSError as exc:
             raise CommandError(f"{file}: cannot read: {exc.strerror or exc}") from None
         except importer.LogImportError as exc:

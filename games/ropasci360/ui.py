@@ -1,10 +1,12 @@
-"""Geometry for drawing a RoPaSci 360 position as SVG: the same drawing on the game page, the replay
-viewer, embeds and the server-rendered preview image. Presentation only: it reads the engine's state JSON
-and never decides what is legal.
+"""The site's adapter for RoPaSci 360: the hex board as SVG (the same drawing on the game page, the replay
+viewer, embeds, the admin and the preview image), words for actions and battles, and click paths.
+Presentation only: it reads the engine's state JSON and canonical actions, never decides what is legal.
 """
 from __future__ import annotations
 
 import math
+
+from games.ui import GameUI
 
 SIZE = 30.0  # hex circumradius in SVG units
 SQRT3 = math.sqrt(3)
@@ -111,3 +113,71 @@ def turn_marks(actions: dict, events: list) -> dict:
     for e in events:
         marks[tuple(e["hex"])] = "battle"
     return marks
+
+
+SYMBOL_ORDER = ("r", "p", "s")
+MATERIAL_MAX = 9  # tokens on the board plus throws left start at 9 and never grow
+
+
+def _other(side: str) -> str:
+    return "lower" if side == "upper" else "upper"
+
+
+class UI(GameUI):
+    board_template = "ropasci360/_board.html"
+    legend = "Upper: solid, capital letters · Lower: hatched, small letters · ● rock ■ paper ▲ scissors · a number counts stacked tokens"
+    hint = ("Click one of your tokens to see where it can slide or swing, or pick a symbol to throw and click a "
+            "highlighted hex. Then confirm.")
+    chart_label = "Material (tokens on the board + throws left)"
+    chart_max = MATERIAL_MAX
+
+    def seat_name(self, seat):
+        return PLAYER_NAMES.get(seat, seat.title())
+
+    def board(self, observation, *, flipped=False, last=None):
+        if last:
+            return board_context(observation, flipped=flipped, moves=turn_moves(last["actions"]),
+                                 marks=turn_marks(last["actions"], last["events"]))
+        return board_context(observation, flipped=flipped)
+
+    def event_words(self, event):
+        lost = ", ".join(f"{PLAYER_NAMES.get(d['player'], d['player'])}'s {SYMBOL_NAMES.get(d['symbol'], d['symbol'])}"
+                         + (f" ×{d['count']}" if d.get("count", 1) > 1 else "") for d in event.get("defeated", []))
+        return f"Battle on ({event['hex'][0]}, {event['hex'][1]}): {lost} defeated."
+
+    def seat_stats(self, observation, seat):
+        state = observation or {}
+        on_board = sum(t["count"] for t in state.get("tokens", []) if t["player"] == seat)
+        defeated = sum(int(v) for v in ((state.get("defeated") or {}).get(seat) or {}).values())
+        return [("Throws left", (state.get("throws_left") or {}).get(seat, 0)), ("On board", on_board),
+                ("Defeated", defeated)]
+
+    def material(self, observation, seat):
+        state = observation or {}
+        return sum(t["count"] for t in state.get("tokens", []) if t["player"] == seat) + \
+            (state.get("throws_left") or {}).get(seat, 0)
+
+    def result_reason(self, outcome, observation):
+        winners = outcome.get("winners") or []
+        if not winners:
+            text = outcome.get("text") or ""
+            detail = text[len("draw: "):] if text.startswith("draw: ") else text
+            return (detail[:1].upper() + detail[1:] + ".") if detail else "The game ended in a draw."
+        winner = winners[0]
+        loser = _other(winner)
+        state = observation or {}
+        left = (state.get("throws_left") or {}).get(loser)
+        on_board = sum(t["count"] for t in state.get("tokens", []) if t["player"] == loser)
+        if left == 0 and on_board == 0:
+            return f"{self.seat_name(loser)} has no tokens and no throws left."
+        return (f"{self.seat_name(winner)} has a token that {self.seat_name(loser)} can no longer beat, "
+                f"and {self.seat_name(loser)} has one token left.")
+
+    def action_path(self, seat, action):
+        if action[0] == "THROW":
+            return [{"key": f"throw:{action[1]}", "label": f"Throw {SYMBOL_NAMES[action[1]]}"},
+                    {"key": f"hex:{action[2][0]},{action[2][1]}"}]
+        return [{"key": f"hex:{action[1][0]},{action[1][1]}"}, {"key": f"hex:{action[2][0]},{action[2][1]}"}]
+
+    def action_group(self, seat, action):
+        return {"THROW": "Throws", "SLIDE": "Slides", "SWING": "Swings"}[action[0]]

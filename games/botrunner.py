@@ -1,0 +1,95 @@
+"""Server bots: when a bot seat is to act, compute its move in the worker pool and submit it through the
+services like any player. Runs only in server processes (``serverloop.running()``).
+
+Each (game, seat, turn) is computed at most once at a time in this process; a move that arrives for a turn
+that has moved on is refused by the service (never a double move). A failed move is retried a few times.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.db import close_old_connections
+
+from . import serverloop
+
+log = logging.getLogger(__name__)
+
+_inflight: set[tuple[str, str, int]] = set()  # (game id, side, turn) bot moves being computed here
+_failures: dict[tuple[str, str, int], int] = {}  # failed attempts per bot move, to retry a few times
+_lock = threading.Lock()
+
+
+def schedule_bots(game_id: str) -> None:
+    """Start computing every bot seat's move for the turn in play, unless already under way here."""
+    from . import services
+    from .bots import pool
+    from .models import Game
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None or game.status != Game.Status.ACTIVE:
+        return
+    waiting = set(services.waiting_on(game))
+    bots = [s for s in game.seats.all() if s.kind == s.Kind.BOT and s.side in waiting]
+    if not bots:
+        return
+    turns = list(game.turns.order_by("number").values_list("actions", flat=True))
+    for seat in bots:
+        key = (game.id, seat.side, game.turn + 1)
+        with _lock:
+            if key in _inflight:
+                continue
+            _inflight.add(key)
+        seconds = getattr(settings, "BOT_SECONDS", None)
+        future = pool.submit(game.kind, turns, seat.side, seat.bot_level, seconds=seconds, params=game.params)
+        future.add_done_callback(lambda f, key=key: _delivered(key, f))
+
+
+def requeue_bots(game_id: str) -> int:
+    """Compute a game's bot moves again (staff action for a stuck move): forget this process's in-flight
+    keys for the game and schedule again. Returns how many keys were forgotten. If the old computation
+    still finishes, the service refuses the second move for that turn: never a double move."""
+    with _lock:
+        stale = {key for key in _inflight if key[0] == game_id}
+        _inflight.difference_update(stale)
+    schedule_bots(game_id)
+    return len(stale)
+
+
+def _delivered(key, future) -> None:
+    """Runs in the pool's callback thread: hand the move to a worker thread (or the server loop)."""
+    if serverloop.running():
+        serverloop.spawn(lambda: sync_to_async(_submit_bot_move)(key, future))
+    else:
+        threading.Thread(target=_submit_bot_move, args=(key, future), daemon=True).start()
+
+
+def _submit_bot_move(key, future) -> None:
+    from . import services
+    game_id, side, turn = key
+    try:
+        action = future.result()
+        services.submit_bot_action(game_id, side, turn, action)
+    except services.ServiceError as exc:  # the game moved on (aborted, resigned, timed out)
+        log.info("bot move for %s not used: %s", key, exc.message)
+        failed = False
+    except Exception:
+        log.exception("bot move for %s failed", key)
+        failed = True
+    else:
+        failed = False
+    finally:
+        with _lock:
+            _inflight.discard(key)
+        close_old_connections()
+    if failed:  # e.g. a database lock timeout under load: try again, a few times
+        _failures[key] = _failures.get(key, 0) + 1
+        if _failures[key] <= 3:
+            schedule_bots(game_id)
+            close_old_connections()
+
+
+def on_game_changed(sender, game_id, turn, **kwargs) -> None:
+    if serverloop.running():
+        schedule_bots(game_id)

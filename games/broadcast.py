@@ -1,0 +1,59 @@
+"""Telling every open page of a game that it changed: one message to the game's channel group, after
+commit. Each consumer then renders what its own viewer may see.
+
+A broadcast that fails (Redis slow or down) is logged and retried a few times; it never fails the request
+that changed the game, which is stored already. Pages resynchronise on reconnect and on ``?wait_turn``.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+from . import serverloop
+
+log = logging.getLogger(__name__)
+
+RETRY_DELAYS = (0.5, 2.0, 5.0)  # seconds before each further try on the server loop
+SEND_TIMEOUT = 5.0
+
+
+def group_name(game_id: str) -> str:
+    return f"game-{game_id}"
+
+
+async def _send(game_id: str, turn: int) -> None:
+    layer = get_channel_layer()
+    message = {"type": "game.changed", "turn": turn}
+    await asyncio.wait_for(layer.group_send(group_name(game_id), message), SEND_TIMEOUT)
+
+
+async def _send_with_retries(game_id: str, turn: int) -> None:
+    for attempt, delay in enumerate((0.0, *RETRY_DELAYS)):
+        if delay:
+            await asyncio.sleep(delay)
+        try:
+            await _send(game_id, turn)
+            return
+        except Exception as exc:  # the channel layer's own errors (Redis timeouts, refused connections)
+            log.warning("broadcast of game %s turn %s failed (try %d): %r", game_id, turn, attempt + 1, exc)
+    log.error("broadcast of game %s turn %s given up; pages resynchronise when they reconnect", game_id, turn)
+
+
+def broadcast(game_id: str, turn: int) -> None:
+    """Announce a committed change of ``game_id``; never raises."""
+    if get_channel_layer() is None:
+        return
+    if serverloop.running():
+        serverloop.spawn(lambda: _send_with_retries(game_id, turn))
+        return
+    try:
+        async_to_sync(_send)(game_id, turn)
+    except Exception as exc:
+        log.error("broadcast of game %s turn %s failed: %r", game_id, turn, exc)
+
+
+def on_game_changed(sender, game_id, turn, **kwargs) -> None:
+    broadcast(game_id, turn)

@@ -1,0 +1,6 @@
+"""What the services announce. ``game_changed`` is sent after a change to a game commits (never inside the
+transaction); the broadcaster, the bot runner and the turn clock listen (connected in ``apps.py``), so the
+services import none of them."""
+from django.dispatch import Signal
+
+game_changed = Signal()  # kwargs: game_id, turn
