@@ -347,9 +347,9 @@ class GameAdmin(admin.ModelAdmin):
         """The whole position (staff see everything, hidden information included)."""
         eg = services.engine_for(game)
         ui = ui_for(eg)
-        state = services.current_state(game)
+        full = game.state if game.state is not None else services.current_state(game).to_json()
         label = "Final board" if game.is_over else "Current board"
-        svg = render_to_string(ui.board_template, {"board": ui.board(state.to_json()), "board_label": label})
+        svg = render_to_string(ui.board_template, {"board": ui.board(full), "board_label": label})
         css = format_html('<link rel="stylesheet" href="{}">', static(ui.stylesheet)) if ui.stylesheet else ""
         return format_html('<div class="board-thumb">{}<p>{} after turn {}</p>{}</div>', css, label, game.turn,
                            mark_safe(svg))

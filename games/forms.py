@@ -36,14 +36,16 @@ TIME_CHOICES = [
 
 
 class NewGameForm(forms.Form):
-    game = forms.ChoiceField(label="Game", choices=game_choices, initial="ropasci360")
+    game = forms.ChoiceField(label="Game", choices=game_choices, initial="ropasci360", required=False)
     opponent = forms.ChoiceField(label="Play against", choices=OPPONENTS, initial="human",
                                  widget=forms.RadioSelect)
     bot_level = forms.ChoiceField(label="Bot level", choices=BOT_LEVEL_CHOICES, initial="greedy",
                                   help_text="For a game against a bot; in bot against bot, the bot in the first seat.")
     second_bot_level = forms.ChoiceField(label="Second bot", choices=BOT_LEVEL_CHOICES, initial="random",
                                          help_text="Only for bot against bot.")
-    side = forms.ChoiceField(label="Your side", choices=SIDE_CHOICES, initial="random", widget=forms.RadioSelect)
+    # "first"/"second" or a seat's own name ("upper", "white"): checked against the chosen game in clean().
+    side = forms.CharField(label="Your side", initial="random", required=False,
+                           widget=forms.RadioSelect(choices=SIDE_CHOICES))
     turn_seconds = forms.TypedChoiceField(label="Time per turn", choices=TIME_CHOICES, initial="", required=False,
                                           coerce=int, empty_value=None, widget=forms.RadioSelect)
     name = forms.CharField(label="Your name (optional)", max_length=60, required=False, strip=True,
@@ -56,8 +58,15 @@ class NewGameForm(forms.Form):
             raise forms.ValidationError("Choose one of the offered time limits.")
         return value
 
+    def clean_game(self):
+        return self.cleaned_data.get("game") or "ropasci360"
+
     def clean(self):
         data = super().clean()
+        side = data.get("side") or "random"
+        if data.get("game") and side not in ("random", "first", "second") + tuple(self.seats()):
+            self.add_error("side", "Choose one of the offered sides.")
+        data["side"] = side
         if data.get("game") and len(self.seats()) != 2:
             raise forms.ValidationError("This game is not offered in the lobby yet: create it through the API.")
         levels = levels_for(load_game(data["game"])) if data.get("game") else ()
@@ -78,6 +87,8 @@ class NewGameForm(forms.Form):
         side = data["side"]
         if side == "random":
             return secrets.choice(list(seats))
+        if side in seats:
+            return side
         return seats[0] if side == "first" else seats[1]
 
     def players(self, creator_side: str | None) -> dict[str, str]:

@@ -55,7 +55,8 @@ def result_info(game: Game, ui=None, observation=None) -> dict | None:
     if ending == Game.Ending.RESIGNATION:
         reason = f"{names_list(losers)} resigned." if losers else "A player resigned."
     elif ending == Game.Ending.TIMEOUT:
-        reason = (f"{names_list(losers)} ran out of time." if losers else "Every player ran out of time.")
+        reason = (f"{names_list(losers)} ran out of time." if losers
+                  else "Both players ran out of time." if len(returns) == 2 else "Every player ran out of time.")
     else:
         if observation is None:
             observation = services.current_state(game).observation(None)

@@ -18,6 +18,7 @@ Environment variables:
 
 import os
 import secrets
+import tempfile
 from pathlib import Path
 
 import dj_database_url
@@ -144,7 +145,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     )
     # Tests use a file, not SQLite's shared-cache memory database, whose table locks fail at once
     # ("database table is locked") where a file database waits (timeout above).
-    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / ".test-db.sqlite3")}
+    DATABASES["default"]["TEST"] = {"NAME": os.path.join(tempfile.gettempdir(), f"ropasci-test-{os.getpid()}.sqlite3")}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

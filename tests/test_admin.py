@@ -36,11 +36,14 @@ def make_game(*, upper="human", lower="human", status=Game.Status.FINISHED, resu
     game = Game.objects.create(kind=kind, status=status, result=result, source=source, turn=turns,
                                state={"tokens": [], "turn": turns})
     for side, spec, name in (("upper", upper, names[0]), ("lower", lower, names[1])):
+        score = None  # the seat's return, as services._finish stores it
+        if status == Game.Status.FINISHED and result:
+            score = 0.5 if not result.startswith("winner: ") else float(result == f"winner: {side}")
         if spec == "human":
-            seat = Seat(game=game, side=side, kind=Seat.Kind.HUMAN, display_name=name)
+            seat = Seat(game=game, side=side, kind=Seat.Kind.HUMAN, display_name=name, score=score)
             seat.issue_token()
         else:
-            seat = Seat(game=game, side=side, kind=Seat.Kind.BOT, bot_level=spec[4:], display_name=name)
+            seat = Seat(game=game, side=side, kind=Seat.Kind.BOT, bot_level=spec[4:], display_name=name, score=score)
         seat.save()
     if created is not None:
         Game.objects.filter(pk=game.pk).update(created=created)
@@ -195,14 +198,14 @@ def test_game_page_shows_log_seats_pending_links_and_board(staff_client):
     assert "THROW symbol r to (4, -4)" in html
     assert "THROW symbol p to (-4, 0)" in html
     assert "SLIDE from (4, -4) to (3, -4)" in html
-    assert "at (4, -4): upper scissors defeated" in html
+    assert "Battle on (4, -4): Upper scissors defeated." in html
     # Seats with kinds, and the pending (secret) action.
     assert "alice" in html and "Human" in html
     assert "THROW symbol p to (4, 0)" in html
     # Links and the board thumbnail.
     assert f'href="{reverse("replay", args=[game.id])}"' in html
     assert f'href="{game.get_absolute_url()}"' in html
-    assert 'class="rps-thumb"' in html and "<svg" in html and "Current board after turn 3" in html
+    assert 'class="board-thumb"' in html and "<svg" in html and "Current board after turn 3" in html
     # Token hashes never appear.
     for seat in game.seats.all():
         assert seat.token_hash and seat.token_hash not in html
@@ -320,7 +323,7 @@ def test_export_logs_zip(staff_client):
 
 def test_requeue_bot_moves(staff_client, monkeypatch):
     scheduled = []
-    monkeypatch.setattr(live, "schedule_bots", scheduled.append)
+    monkeypatch.setattr(botrunner, "schedule_bots", scheduled.append)
     stuck = make_game(lower="bot:greedy", status=Game.Status.ACTIVE, result="", turns=5)
     humans = make_game(status=Game.Status.ACTIVE, result="")
     over = make_game(lower="bot:greedy")

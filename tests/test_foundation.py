@@ -75,7 +75,7 @@ def test_asgi_application_loads():
     from channels.routing import ProtocolTypeRouter
 
     from games.routing import websocket_urlpatterns
-    from games.live import ServerLoop
+    from games.serverloop import ServerLoop
     from ropasci.asgi import application
 
     assert isinstance(application, ServerLoop) and isinstance(application.app, ProtocolTypeRouter)
@@ -122,29 +122,35 @@ def settings_json(expr: str, **env: str):
     return json.loads(result.stdout)
 
 
-@pytest.mark.parametrize("debug", ["0", "false", "False", "off"])
-def test_secret_key_required_when_debug_off(debug):
-    result = load_settings("print('loaded')", DEBUG=debug)
-    assert result.returncode != 0
-    assert "ImproperlyConfigured" in result.stderr
-    assert "SECRET_KEY is not set" in result.stderr
+def test_debug_is_off_and_a_secret_key_is_generated_and_kept(tmp_path):
+    """``make run`` hosts the site: DEBUG off by default, and a key generated on first run into a local
+    file (mode 0600) and read back on the next start."""
+    key_file = tmp_path / "key"
+    first = settings_json("[s.DEBUG, s.SECRET_KEY, s.STORAGES['staticfiles']['BACKEND'], s.ALLOWED_HOSTS]",
+                          SECRET_KEY_FILE=str(key_file))
+    assert first[0] is False and len(first[1]) >= 50
+    assert first[2] == "ropasci.storage.StaticStorage"
+    assert first[3] == ["localhost", "127.0.0.1", "[::1]", "testserver"]
+    assert key_file.read_text().strip() == first[1]
+    assert oct(key_file.stat().st_mode & 0o777) == "0o600"
+    again = settings_json("s.SECRET_KEY", SECRET_KEY_FILE=str(key_file))
+    assert again == first[1]
 
 
-def test_secret_key_from_env_when_debug_off():
-    got = settings_json("[s.DEBUG, s.SECRET_KEY, s.STORAGES['staticfiles']['BACKEND']]",
-                        DEBUG="0", SECRET_KEY="x" * 50)
-    assert got == [False, "x" * 50, "whitenoise.storage.CompressedManifestStaticFilesStorage"]
+def test_secret_key_from_env_wins():
+    got = settings_json("[s.DEBUG, s.SECRET_KEY]", DEBUG="0", SECRET_KEY="x" * 50)
+    assert got == [False, "x" * 50]
 
 
-def test_debug_defaults():
+def test_debug_on_for_development(tmp_path):
     got = settings_json(
-        "[s.DEBUG, bool(s.SECRET_KEY), s.ALLOWED_HOSTS, s.STORAGES['staticfiles']['BACKEND'], "
-        "s.WHITENOISE_USE_FINDERS, s.INSTALLED_APPS[:2], s.ASGI_APPLICATION]"
+        "[s.DEBUG, bool(s.SECRET_KEY), s.STORAGES['staticfiles']['BACKEND'], "
+        "s.WHITENOISE_USE_FINDERS, s.INSTALLED_APPS[:2], s.ASGI_APPLICATION]",
+        DEBUG="1", SECRET_KEY_FILE=str(tmp_path / "key"),
     )
     assert got == [
         True,
         True,
-        ["localhost", "127.0.0.1", "[::1]", "testserver"],
         "django.contrib.staticfiles.storage.StaticFilesStorage",
         True,
         ["daphne", "channels"],

@@ -14,7 +14,7 @@ from games.models import Game
 
 from tests.test_import import FIXTURES, SMALL_LOG, needs_fixtures
 
-TOKEN = re.compile(r'<g class="token (upper|lower) sym-([rps])" data-r="(-?\d)" data-q="(-?\d)" '
+TOKEN = re.compile(r'<g class="token (upper|lower) sym-([rps])" data-pick="[^"]*" data-r="(-?\d)" data-q="(-?\d)" '
                    r'data-player="\w+" data-symbol="\w" data-count="(\d+)"')
 
 # Seven turns with a battle in turn 5 on (0, 0), and swings never happen; enough to navigate.
@@ -88,7 +88,7 @@ def test_moves_of_the_shown_turn_are_drawn(client, game):
     slides = client.get(f"/games/{game.id}/replay/board?turn=3").content.decode()
     assert slides.count('class="move-arrow') == 2 and "marker-end" in slides
     battle = client.get(f"/games/{game.id}/replay/board?turn=5").content.decode()
-    assert re.search(r'<g class="cell battle" data-r="0" data-q="0">', battle)
+    assert re.search(r'<g class="cell battle" data-pick="hex:0,0" data-r="0" data-q="0"', battle)
     assert "Battle on (0, 0): Lower scissors defeated" in battle
 
 
@@ -99,7 +99,7 @@ def test_board_fragment(client, game):
     assert html.lstrip().startswith('<div id="position"')
     assert "<html" not in html
     assert board_turn(html) == 2
-    assert 'class="board flipped"' in html
+    assert 'class="board board-ropasci360 flipped"' in html
     assert "max-age=86400" in response["Cache-Control"]  # a finished turn never changes
 
 
@@ -107,10 +107,10 @@ def test_move_list_and_chart(client, game):
     html = client.get(f"/games/{game.id}/replay?turn=3").content.decode()
     items = re.findall(r'<li class="rp-move-item[^"]*" data-turn="(\d+)"', html)
     assert items == [str(n) for n in range(0, 8)]
-    assert "battle on (0, 0): Lower scissors defeated" in html
+    assert "Battle on (0, 0): Lower scissors defeated" in html
     assert html.count('<a href="?turn=') >= 2 * 8  # move list and chart
     assert re.search(r'<svg id="chart"[^>]*data-turns="7"', html)
-    assert "Upper ends with 9, Lower with 8" in html
+    assert "Upper ends with 9, Lower ends with 8" in html
 
 
 def test_end_of_an_illegal_log_says_where_and_why(client, db):

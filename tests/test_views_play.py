@@ -4,6 +4,8 @@ import json
 import re
 
 import pytest
+
+from games.engine import Result
 from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
@@ -204,7 +206,9 @@ def test_legal_actions_embedded_are_the_engines():
     data = json.loads(re.search(r'<script id="legal-actions" type="application/json">(.*?)</script>', html, re.S).group(1))
     eg = load_game("ropasci360")
     expected = [[eg.action_to_json(x), eg.action_to_text(x)] for x in eg.new_initial_state().legal_actions("upper")]
-    assert data == expected
+    assert [[e["action"], e["text"]] for e in data] == expected
+    # Each action's click path: a symbol button then a hex for throws.
+    assert data[0]["path"] == [{"key": "throw:r", "label": "Throw rock"}, {"key": "hex:4,-4"}]
     assert html.count("<option value=\"[") == len(expected)
     assert "THROW symbol r to (4, 0)" in html
 
@@ -261,7 +265,7 @@ def test_act_rejects_an_illegal_action_with_the_rule_and_changes_nothing():
     assert "illegal action: upper has no token on (4, 0) to move" in html
     assert not PendingAction.objects.exists()
 
-    for bad, message in ((["THROW", "r"], "malformed action"), ("not json", "not valid JSON"), ("", "choose an action")):
+    for bad, message in ((["THROW", "r"], "malformed action"), ("not json", "not acceptable JSON"), ("", "choose an action")):
         data = {"turn": "1", "action": bad if isinstance(bad, str) else json.dumps(bad)}
         html = a.post(reverse("act", args=[game.id]), data, **HTMX).content.decode()
         assert message in html, (bad, html)
@@ -324,9 +328,9 @@ def test_unknown_game_is_404():
 
 def test_flip_parameter_turns_the_board():
     game, a, b = person_game()
-    assert 'class="board"' in page(a, game)
+    assert 'class="board board-ropasci360"' in page(a, game)
     html = a.get(reverse("game", args=[game.id]) + "?flip=1").content.decode()
-    assert 'class="board flipped"' in html and 'aria-pressed="true"' in html
+    assert 'class="board board-ropasci360 flipped"' in html and 'aria-pressed="true"' in html
 
 
 def test_resign():
@@ -362,7 +366,7 @@ def test_a_game_played_to_a_win_by_the_rules():
     html = page(a, game)
     assert "Upper wins: you win!" in html
     assert "Lower has no tokens and no throws left." in html
-    assert "Referee's result: <code>winner: upper</code>" in html
+    assert "Result: <code>winner: upper</code>" in html
     assert 'data-player="upper" data-symbol="r" data-count="7"' in html  # the stack of rocks
     assert "Battle on (-4, 0)" in html
     html = page(b, game)
@@ -372,9 +376,11 @@ def test_a_game_played_to_a_win_by_the_rules():
 def test_timeout_and_abort_are_told_in_words():
     game, a, b = person_game()
     game.status, game.result, game.ending = Game.Status.FINISHED, "winner: lower", Game.Ending.TIMEOUT
+    game.outcome = Result.shared(["upper", "lower"], ["lower"], "winner: lower").to_json()
     game.save()
     assert "Upper ran out of time." in page(a, game)
     game.result = "draw: both players ran out of time"
+    game.outcome = Result.shared(["upper", "lower"], [], game.result).to_json()
     game.save()
     html = page(a, game)
     assert "Draw</h2>" in html and "Both players ran out of time." in html

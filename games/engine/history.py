@@ -77,9 +77,10 @@ def replay_checked(game: Game, turns: list[Mapping[str, Any]]) -> Replay:
 
 def read_log(text: str, game_name: str | None = None) -> tuple[str, ParsedLog]:
     """Read a game log in the format of ``game_name``, or of whichever registered game's format reads it
-    (their line formats do not overlap). LogFormatError from the format that read furthest otherwise."""
-    from .registry import game_module, registered_names
-    names = [game_name] if game_name else registered_names()
+    (their line formats do not overlap). LogFormatError from the format that read furthest otherwise (the
+    first registered on a tie)."""
+    from .registry import game_module, names_in_order
+    names = [game_name] if game_name else names_in_order()
     best: LogFormatError | None = None
     for name in names:
         logs = game_module(name, "logs")

@@ -40,6 +40,11 @@ def registered_names() -> list[str]:
     return sorted(_packages())
 
 
+def names_in_order() -> list[str]:
+    """Registered names in the order of ``PACKAGES``."""
+    return list(_packages())
+
+
 def game_module(name: str, part: str | None = None) -> ModuleType | None:
     """The package of game ``name`` (KeyError if unknown), or its module ``part`` (None if it has none)."""
     package = _packages().get(name)

@@ -109,7 +109,11 @@ def write(turns, result: str | None = None) -> str:
             if ok:
                 lines.append(f"[{seat:5s}] - {text}")
             else:
-                lines.append(f"[error] - illegal action detected ({seat}): {action!r}.")
+                try:
+                    literal = repr(action)
+                except Exception:  # noqa: BLE001 - e.g. too deeply nested
+                    literal = "<unprintable value>"
+                lines.append(f"[error] - illegal action detected ({seat}): {literal}.")
     if result:
         lines.append(f"[over ] - {result}")
     return "\n".join(lines) + "\n"

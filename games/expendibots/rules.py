@@ -91,18 +91,35 @@ RESULTS = {
 }
 RESULT_BY_TEXT = {r.text: r for r in RESULTS.values()}
 
-_SQ_TEXT = r"\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)"
-_TEXT_MOVE = re.compile(rf"^\s*MOVE\s+(\d+)\s+from\s+{_SQ_TEXT}\s+to\s+{_SQ_TEXT}\s*\.?\s*$")
+_SQ_TEXT = r"\(\s*(-?\d{1,9})\s*,\s*(-?\d{1,9})\s*\)"  # (a longer number is no square: not read)
+_TEXT_MOVE = re.compile(rf"^\s*MOVE\s+(\d{{1,9}})\s+from\s+{_SQ_TEXT}\s+to\s+{_SQ_TEXT}\s*\.?\s*$")
 _TEXT_BOOM = re.compile(rf"^\s*BOOM\s+at\s+{_SQ_TEXT}\s*\.?\s*$")
 _SHAPE = "expected ('MOVE', n, (x, y), (x, y)) or ('BOOM', (x, y)) with integers"
 
 
+def _num(v: int) -> str:
+    return str(v) if -10**12 < v < 10**12 else ("-" if v < 0 else "") + "(huge)"  # str() of 4300+ digits fails
+
+
 def square_text(sq) -> str:
-    return f"({sq[0]}, {sq[1]})"
+    return f"({_num(sq[0])}, {_num(sq[1])})"
+
+
+def _illegal(player, action, rule: str) -> IllegalAction:
+    """IllegalAction, with the action replaced by a short text if its repr would fail or be huge (deep
+    nesting, integers of thousands of digits: any JSON value may come in)."""
+    try:
+        text = repr(action)
+    except Exception:  # noqa: BLE001 - RecursionError, ValueError (int digits limit), ...
+        action = "<unprintable value>"
+    else:
+        if len(text) > 500:
+            action = text[:500] + "..."
+    return IllegalAction(player, action, rule)
 
 
 def _malformed(player, action, why: str) -> IllegalAction:
-    return IllegalAction(player, action, f"malformed action: {why}")
+    return _illegal(player, action, f"malformed action: {why}")
 
 
 def _is_int(v) -> bool:
@@ -141,7 +158,7 @@ class Expendibots(Game):
         except IllegalAction:
             raise
         except Exception:  # noqa: BLE001 - total by contract; nothing here should raise, but never leak
-            raise _malformed(player, data, _SHAPE) from None
+            raise _malformed(player, "<unreadable value>", _SHAPE) from None
 
     def _from_parts(self, data, player):
         if not isinstance(data, (list, tuple)) or not data or not isinstance(data[0], str):
@@ -151,7 +168,7 @@ class Expendibots(Game):
             if len(data) != 4:
                 raise _malformed(player, data, 'a move is ["MOVE", n, [x, y], [x, y]]')
             if not _is_int(data[1]):
-                raise _malformed(player, data, f"the number of tokens must be an integer, got {data[1]!r}"[:200])
+                raise _malformed(player, data, "the number of tokens must be an integer")
             a, b = _square(data[2]), _square(data[3])
             if a is None or b is None:
                 raise _malformed(player, data, "a square must be a pair of integers [x, y]")
@@ -172,7 +189,7 @@ class Expendibots(Game):
         """The 2020 referee's wording, trailing period included: ``MOVE 2 from (3, 1) to (3, 3).``,
         ``BOOM at (4, 6).`` (a log line is ``[white] - `` followed by this)."""
         if action[0] == "MOVE":
-            return f"MOVE {action[1]} from {square_text(action[2])} to {square_text(action[3])}."
+            return f"MOVE {_num(action[1])} from {square_text(action[2])} to {square_text(action[3])}."
         return f"BOOM at {square_text(action[1])}."
 
     def action_from_text(self, text, player=None):
@@ -339,12 +356,12 @@ class ExpendibotsState(State):
     def _validate(self, player, action) -> tuple:
         """The action's info tuple (see ``_INFO``) if ``player`` may take it now, else IllegalAction."""
         if self._result is not None:
-            raise IllegalAction(player, action, "the game is over")
+            raise _illegal(player, action, "the game is over")
         p = self.turn & 1
         if player != SEATS[p]:
             if isinstance(player, str) and player in SEAT_INDEX:
-                raise IllegalAction(player, action, f"it is {SEATS[p]}'s turn, not {player}'s")
-            raise IllegalAction(player, action, "unknown player (expected 'white' or 'black')")
+                raise _illegal(player, action, f"it is {SEATS[p]}'s turn, not {player}'s")
+            raise _illegal(player, action, "unknown player (expected 'white' or 'black')")
         try:
             info = _INFO[action]
         except (KeyError, TypeError):  # not a prebuilt action, or not hashable: _judge decides
@@ -372,9 +389,9 @@ class ExpendibotsState(State):
             a = action[1]
             i = INDEX.get(a)
             if i is None:
-                raise IllegalAction(seat, action, f"{square_text(a)} is off the board (x and y are 0 to 7)")
+                raise _illegal(seat, action, f"{square_text(a)} is off the board (x and y are 0 to 7)")
             if self.board[i] * SIGN[p] <= 0:
-                raise IllegalAction(seat, action, f"there is no {seat} stack at {square_text(a)} to explode")
+                raise _illegal(seat, action, f"there is no {seat} stack at {square_text(a)} to explode")
             return (0, 0, i, -1, 0, BOOM[i])
         if kind != "MOVE" or len(action) != 4 or not _is_int(action[1]) or not isinstance(action[2], tuple) \
                 or not isinstance(action[3], tuple) or _square(action[2]) is None or _square(action[3]) is None:
@@ -383,23 +400,23 @@ class ExpendibotsState(State):
         i, j = INDEX.get(a), INDEX.get(b)
         if i is None or j is None:
             off = a if i is None else b
-            raise IllegalAction(seat, action, f"{square_text(off)} is off the board (x and y are 0 to 7)")
+            raise _illegal(seat, action, f"{square_text(off)} is off the board (x and y are 0 to 7)")
         n = self.board[i] * SIGN[p]
         if n <= 0:
-            raise IllegalAction(seat, action, f"there is no {seat} stack at {square_text(a)} to move")
+            raise _illegal(seat, action, f"there is no {seat} stack at {square_text(a)} to move")
         if k < 1:
-            raise IllegalAction(seat, action, "a move takes at least 1 token")
+            raise _illegal(seat, action, "a move takes at least 1 token")
         if k > n:
-            raise IllegalAction(seat, action, f"a stack of {n} can move at most {_plural(n, 'token')}")
+            raise _illegal(seat, action, f"a stack of {n} can move at most {_plural(n, 'token')}")
         if i == j:
-            raise IllegalAction(seat, action, "tokens must move at least one square")
+            raise _illegal(seat, action, "tokens must move at least one square")
         if a[0] != b[0] and a[1] != b[1]:
-            raise IllegalAction(seat, action, "tokens move up, down, left or right, never diagonally")
+            raise _illegal(seat, action, "tokens move up, down, left or right, never diagonally")
         d = abs(a[0] - b[0]) + abs(a[1] - b[1])
         if d > n:
-            raise IllegalAction(seat, action, f"a stack of {n} moves at most {_plural(n, 'square')}")
+            raise _illegal(seat, action, f"a stack of {n} moves at most {_plural(n, 'square')}")
         if self.board[j] * SIGN[p] < 0:
-            raise IllegalAction(seat, action,
+            raise _illegal(seat, action,
                                 f"tokens may not move onto {square_text(b)}: it holds {SEATS[1 - p]}'s tokens")
         canon = _INFO.get(("MOVE", k, SQUARES[i], SQUARES[j]))
         return (1, k, i, j, d, canon[5] if canon else ("MOVE", k, SQUARES[i], SQUARES[j]))
@@ -408,7 +425,7 @@ class ExpendibotsState(State):
         """Apply the action of the side to move (``{seat: action}``, exactly one seat): validated first, so
         an illegal one raises IllegalAction and changes nothing."""
         if self._result is not None:
-            raise IllegalAction(None, actions, "the game is over")
+            raise _illegal(None, actions, "the game is over")
         seat = SEATS[self.turn & 1]
         try:
             action = actions[seat]
@@ -421,7 +438,7 @@ class ExpendibotsState(State):
             except TypeError:
                 others = []
             who = others[0] if len(others) == 1 and isinstance(others[0], str) else None
-            raise IllegalAction(who, actions, f"{seat} is to move: a turn is exactly one action, by {seat}")
+            raise _illegal(who, actions, f"{seat} is to move: a turn is exactly one action, by {seat}")
         return self._apply(self._validate(seat, action))
 
     def apply_action(self, player: str, action) -> Turn:

@@ -159,8 +159,9 @@ class UI(GameUI):
             x2, y2 = (v + S / 2 for v in _corner(*dst, flipped))
             d = math.hypot(x2 - x1, y2 - y1) or 1
             short = S * 0.42
-            arrow_ctx = {"player": seat, "x1": f"{x1 + (x2 - x1) * short / d:.1f}", "y1": f"{y1 + (y2 - y1) * short / d:.1f}",
-                         "x2": f"{x2 - (x2 - x1) * short / d:.1f}", "y2": f"{y2 - (y2 - y1) * short / d:.1f}"}
+            ux, uy = (x2 - x1) * short / d, (y2 - y1) * short / d  # stop short of the discs
+            arrow_ctx = {"player": seat, "x1": f"{x1 + ux:.1f}", "y1": f"{y1 + uy:.1f}",
+                         "x2": f"{x2 - ux:.1f}", "y2": f"{y2 - uy:.1f}"}
         width, height = LEFT + 8 * S + RIGHT, TOP + 8 * S + BOTTOM
         return {"turn": state.get("turn", 0), "flipped": bool(flipped), "view_box": f"0 0 {width} {height}",
                 "width": width, "height": height, "board_x": LEFT, "board_y": TOP, "board_size": 8 * S,

@@ -141,7 +141,7 @@ class UI(GameUI):
         return board_context(observation, flipped=flipped)
 
     def event_words(self, event):
-        lost = ", ".join(f"{PLAYER_NAMES.get(d['player'], d['player'])}'s {SYMBOL_NAMES.get(d['symbol'], d['symbol'])}"
+        lost = ", ".join(f"{PLAYER_NAMES.get(d['player'], d['player'])} {SYMBOL_NAMES.get(d['symbol'], d['symbol'])}"
                          + (f" ×{d['count']}" if d.get("count", 1) > 1 else "") for d in event.get("defeated", []))
         return f"Battle on ({event['hex'][0]}, {event['hex'][1]}): {lost} defeated."
 
