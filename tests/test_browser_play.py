@@ -63,7 +63,7 @@ def create_game(page, server, opponent="human", side="upper", level="random"):
     if opponent != "human":
         page.locator("#id_bot_level").select_option(level)
     if opponent != "botvbot":
-        page.get_by_label(re.compile(rf"^{side.title()} \(starts")).check()
+        page.get_by_role("radio", name=re.compile("^First seat" if side == "upper" else "^Second seat")).check()
     page.get_by_role("button", name="Start game").click()
     page.wait_for_url(re.compile(r"/games/\w+$"))
     expect(page.locator("#conn-status")).to_have_text("live")
@@ -83,12 +83,12 @@ def click_hex(page, hex_):
 def play(page, action):
     """Choose ``action`` (canonical JSON) on the board by clicking, then confirm."""
     if action[0] == "THROW":
-        page.locator(f'#controls [data-throw-symbol="{action[1]}"]').click()
+        page.locator(f'#controls [data-step="throw:{action[1]}"]').click()
         expect(page.locator("#board .cell.target").first).to_be_visible()
         click_hex(page, action[2])
     else:
         click_hex(page, action[1])
-        expect(page.locator("#board .token.selected").first).to_be_visible()
+        expect(page.locator("#board .token.chosen").first).to_be_visible()
         click_hex(page, action[2])
     expect(page.locator("#choice-text")).to_contain_text("Your choice:")
     assert json.loads(page.locator("#action-select").input_value()) == action
@@ -206,9 +206,9 @@ def _bot_game(people, server):
 
     # Turn 2: the keyboard only (symbol button, a highlighted hex, then Confirm gets the focus).
     bot_has_chosen(page)
-    page.locator('#controls [data-throw-symbol="r"]').focus()
+    page.locator('#controls [data-step="throw:r"]').focus()
     page.keyboard.press("Enter")
-    expect(page.locator('[data-throw-symbol="r"]')).to_have_attribute("aria-pressed", "true")
+    expect(page.locator('[data-step="throw:r"]')).to_have_attribute("aria-pressed", "true")
     target = page.locator('#board .cell.target[data-r="-3"][data-q="1"]')
     expect(target).to_have_attribute("tabindex", "0")
     expect(target).to_have_attribute("aria-label", "Throw rock to (-3, 1)")
@@ -223,7 +223,7 @@ def _bot_game(people, server):
     bot_has_chosen(page)
     token = page.locator('#board .token[data-player="lower"][data-r="-4"][data-q="0"]')
     token.click()
-    expect(token).to_have_class(re.compile(r"\bselected\b"))
+    expect(token).to_have_class(re.compile(r"\bchosen\b"))
     targets = page.locator("#board .cell.target")
     expect(targets.first).to_be_visible()
     moves_from = [a for a in legal_actions(page) if a[0] != "THROW" and a[1] == [-4, 0]]
@@ -249,7 +249,7 @@ def _bot_game(people, server):
         Object.defineProperty(document, 'hidden', {configurable: true, get: () => false});
         document.dispatchEvent(new Event('visibilitychange'));
     }""")
-    expect(page).to_have_title(re.compile(r"^Game \w+ · ropasci$"))
+    expect(page).to_have_title(re.compile(r"^RoPaSci 360 game \w+ · ropasci$"))
 
     # The sound toggle is off by default and remembered.
     sound = page.get_by_label("Sound")
