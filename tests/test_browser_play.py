@@ -101,7 +101,7 @@ def bot_has_chosen(page, side="upper"):
 
 
 def legal_actions(page):
-    return [a for a, _ in json.loads(page.locator("#legal-actions").text_content())]
+    return [e["action"] for e in json.loads(page.locator("#legal-actions").text_content())]
 
 
 SNAPSHOT = """() => {

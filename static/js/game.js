@@ -80,6 +80,15 @@
     return null;
   }
 
+  /** The first ``n`` steps of an action in words: their labels, or the board's own label of the thing clicked. */
+  function stepWords(entry, n) {
+    return entry.path.slice(0, n).map(function (st) {
+      if (st.label) return st.label;
+      var el = onBoard(st.key)[0];
+      return el ? (el.dataset.baseLabel || el.getAttribute("aria-label") || st.key) : st.key;
+    }).join(" ");
+  }
+
   function announce(text) {
     var a = document.getElementById("announcer");
     if (a) { a.textContent = ""; window.setTimeout(function () { a.textContent = text; }, 30); }
@@ -93,6 +102,7 @@
       el.removeAttribute("tabindex");
       el.removeAttribute("aria-pressed");
       if (el.dataset.baseRole) el.setAttribute("role", el.dataset.baseRole); else el.removeAttribute("role");
+      if (el.dataset.baseLabel !== undefined) el.setAttribute("aria-label", el.dataset.baseLabel);
     });
   }
 
@@ -142,6 +152,12 @@
     sel.path.forEach(function (key) { markStep(key, "pickable", true); });
     next.forEach(function (st) {
       markStep(st.key, sel.path.length ? "target" : "pickable", !!(choice && keysOf(choice)[sel.path.length] === st.key));
+      // A step that completes an action is announced as that action (e.g. "Throw rock to (-3, 1)").
+      var done = complete(acts, sel.path.concat([st.key]));
+      if (done && sel.path.length) onBoard(st.key).forEach(function (el) {
+        if (!el.dataset.baseLabel) el.dataset.baseLabel = el.getAttribute("aria-label") || "";
+        el.setAttribute("aria-label", stepWords(done, sel.path.length) + " to " + el.dataset.baseLabel);
+      });
     });
     renderStepButtons(acts);
 
