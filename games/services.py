@@ -15,7 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from . import positions
-from .bots import levels_for
+from .bots import LEVELS, levels_for
 from .engine import CHANCE, IllegalAction, InvalidParams, Result, load_game, registered_names
 from .engine.history import apply_record
 from .models import Game, PendingAction, Seat, Turn
@@ -23,7 +23,7 @@ from .signals import game_changed
 
 log = logging.getLogger(__name__)
 
-BOT_LEVELS = ("random", "greedy", "strong")
+BOT_LEVELS = LEVELS  # every level some game has; a game offers those of levels_for(game)
 TURN_SECONDS_CHOICES = (None, 30, 120)
 
 

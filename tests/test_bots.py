@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from games.bots import LEVELS, make_bot, nash, pool
+from games.bots import levels_for, make_bot, nash, pool
 from games.ropasci360 import bots as ev
 from games.bots.arena import ArenaResult, GameRecord, play_game, run_arena, wilson_interval
 from games.bots.play import choose_action, replay
@@ -58,7 +58,7 @@ def live_positions(n: int, seed: int = 0):
 
 # --- legality --------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("level", levels_for(GAME))
 def test_every_level_plays_legal_actions_over_random_positions(level):
     for k, state in enumerate(live_positions(8 if level == "strong" else 25, seed=11)):
         for seat in SEATS:
@@ -67,7 +67,7 @@ def test_every_level_plays_legal_actions_over_random_positions(level):
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 10**9), turns=st.integers(0, 120), level=st.sampled_from(LEVELS),
+@given(seed=st.integers(0, 10**9), turns=st.integers(0, 120), level=st.sampled_from(levels_for(GAME)),
        seat=st.sampled_from(SEATS))
 def test_bot_actions_are_legal_in_playout_positions(seed, turns, level, seat):
     state, _ = random_playout(seed, turns)
@@ -294,7 +294,7 @@ def test_choose_action_rebuilds_the_state_from_the_turn_log():
     # API-style turn records work too.
     records = [{"number": i + 1, "actions": t} for i, t in enumerate(log)]
     assert replay("ropasci360", records).to_json() == state.to_json()
-    for level in LEVELS:
+    for level in levels_for(GAME):
         for seat in SEATS:
             js = choose_action("ropasci360", log, seat, level, seconds=FAST, seed=1)
             state.check_action(seat, GAME.action_from_json(js, seat))

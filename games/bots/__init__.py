@@ -11,14 +11,23 @@ Levels (``LEVELS``):
 ``make_bot(level, game, seat, seed=..., seconds=...)`` returns an object with ``choose(state) -> action``
 (the engine's action form) and ``observe(state)`` (optional: shows the bot every position of the game).
 ``greedy`` and ``strong`` need the game's evaluation: the ``bots`` module of its package (see
-``docs/bots.md`` for the functions it provides).
+``docs/bots.md`` for the functions it provides). A game's ``bots`` module may also define ``BOTS``, a dict
+level -> factory ``(game, seat, *, seed, seconds) -> Bot``: its own bots for a level (a bitboard search for
+``strong``, say) or a level only it has (``perfect``, for a solved game). Levels are offered in ``LEVELS``
+order, then any of the game's own.
 """
 from __future__ import annotations
 
-LEVELS = ("random", "greedy", "strong")
+LEVELS = ("random", "greedy", "strong", "perfect")
+LEVEL_WORDS = {
+    "random": "Random: any legal move",
+    "greedy": "Greedy: best immediate outcome",
+    "strong": "Strong: looks ahead",
+    "perfect": "Perfect: plays the game as solved",
+}
 
 # Default time budget per move in seconds (wall clock), per level.
-DEFAULT_SECONDS = {"random": 0.0, "greedy": 0.0, "strong": 1.0}
+DEFAULT_SECONDS = {"random": 0.0, "greedy": 0.0, "strong": 1.0, "perfect": 1.0}
 
 
 def get_evaluation(game_name: str):
@@ -30,13 +39,28 @@ def get_evaluation(game_name: str):
     return module
 
 
-def levels_for(game) -> tuple[str, ...]:
-    """The bot levels that can play ``game`` (all of them when it has an evaluation)."""
+def _own_bots(game) -> dict:
     try:
-        get_evaluation(game.info.name)
+        return dict(getattr(get_evaluation(game.info.name), "BOTS", {}) or {})
     except KeyError:
-        return ("random",)
-    return LEVELS
+        return {}
+
+
+def levels_for(game) -> tuple[str, ...]:
+    """The bot levels that can play ``game``: ``random``; ``greedy`` and ``strong`` when its evaluation has
+    ``evaluate`` (``strong`` by alpha-beta only for two seats); and every level of its own ``BOTS``."""
+    own = _own_bots(game)
+    try:
+        ev = get_evaluation(game.info.name)
+    except KeyError:
+        ev = None
+    generic = {"random"}
+    if ev is not None and hasattr(ev, "evaluate"):
+        generic.add("greedy")
+        if game.info.simultaneous or len(game.info.players) == 2:
+            generic.add("strong")
+    have = generic | set(own)
+    return tuple(level for level in LEVELS if level in have) + tuple(sorted(set(own) - set(LEVELS)))
 
 
 def make_bot(level: str, game, seat: str, *, seed: int | None = None, seconds: float | None = None):
@@ -46,6 +70,11 @@ def make_bot(level: str, game, seat: str, *, seed: int | None = None, seconds: f
         game = load_game(game)
     if seat not in game.info.players:
         raise ValueError(f"unknown seat {seat!r} for {game.info.name} (seats: {', '.join(game.info.players)})")
+    if level not in levels_for(game):
+        raise ValueError(f"no {level!r} bot for {game.info.name} (levels: {', '.join(levels_for(game))})")
+    own = _own_bots(game).get(level)
+    if own is not None:
+        return own(game, seat, seed=seed, seconds=seconds)
     if level == "random":
         from .base import RandomBot
         return RandomBot(game, seat, seed=seed, seconds=seconds)
@@ -61,4 +90,4 @@ def make_bot(level: str, game, seat: str, *, seed: int | None = None, seconds: f
     raise ValueError(f"unknown bot level {level!r} (levels: {', '.join(LEVELS)})")
 
 
-__all__ = ["DEFAULT_SECONDS", "LEVELS", "get_evaluation", "levels_for", "make_bot"]
+__all__ = ["DEFAULT_SECONDS", "LEVELS", "LEVEL_WORDS", "get_evaluation", "levels_for", "make_bot"]

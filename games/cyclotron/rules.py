@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from typing import Mapping
 
-from games.engine.api import Game, GameInfo, IllegalAction, Result, State, Turn
+from games.engine.api import Game, GameInfo, IllegalAction, Result, State, Turn, short_repr
 
 SIDES = ("white", "black")
 SIDE_INDEX = {"white": 0, "black": 1}
@@ -103,7 +103,7 @@ def parse_path(player, action) -> tuple:
     path = []
     for sq in action:
         if not isinstance(sq, (list, tuple)) or len(sq) != 2 or not (_is_int(sq[0]) and _is_int(sq[1])):
-            raise _malformed(player, action, f"a square must be a pair of integers [row, col], got {sq!r}")
+            raise _malformed(player, action, f"a square must be a pair of integers [row, col], got {short_repr(sq)}")
         path.append((sq[0], sq[1]))
     return tuple(path)
 
@@ -144,8 +144,8 @@ class Cyclotron(Game):
             return path
 
     def state_from_json(self, data) -> "CyclotronState":
-        """A state from ``to_json`` output. The history of positions cannot be rebuilt from one position: it
-        starts afresh with this one (so the state may have more legal actions than the original had)."""
+        """A state from ``to_json`` output, the positions seen since the last capture included (without
+        ``"seen"`` the history starts afresh with this position)."""
         try:
             turn = data["turn"]
             to_move = SIDE_INDEX[data["to_move"]]
@@ -157,7 +157,7 @@ class Cyclotron(Game):
                 c = SIDE_INDEX[piece["player"]] * 3 + KIND_INDEX[piece["piece"]]
                 sq = piece["square"]
                 if not isinstance(sq, list) or len(sq) != 2:
-                    raise ValueError(f"a square must be [row, col], got {sq!r}")
+                    raise ValueError(f"a square must be [row, col], got {short_repr(sq)}")
                 i = INDEX[(sq[0], sq[1])]
                 if pos[c] >= 0:
                     raise ValueError(f"{PIECE_NAMES[c]} appears twice")
@@ -166,9 +166,12 @@ class Cyclotron(Game):
                 pos[c], board[i] = i, c
             text = data.get("result")
             result = None if text is None else RESULT_BY_TEXT[text]
+            seen = data.get("seen", [])
+            if not isinstance(seen, list) or not all(_is_int(k) and 0 <= k < 1 << 37 for k in seen):
+                raise ValueError("seen must be a list of position keys")
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
             raise ValueError(f"not a Cyclotron state: {exc!r}") from None
-        return CyclotronState(pos=pos, board=board, to_move=to_move, turn=turn, result=result)
+        return CyclotronState(pos=pos, board=board, to_move=to_move, turn=turn, result=result, seen=seen)
 
 
 def _canonical(path: tuple) -> tuple:
@@ -181,7 +184,8 @@ class CyclotronState(State):
     game = None  # set below to the game object
     __slots__ = ("turn", "to_move", "board", "pos", "key", "history", "_result", "_legal")
 
-    def __init__(self, *, pos=None, board=None, to_move: int = 0, turn: int = 0, result: Result | None = None):
+    def __init__(self, *, pos=None, board=None, to_move: int = 0, turn: int = 0, result: Result | None = None,
+                 seen=()):
         if pos is None:
             pos = list(START)
             board = [-1] * N
@@ -192,7 +196,7 @@ class CyclotronState(State):
         self.pos = pos
         self.board = board
         self.key = sum((i + 1) << SHIFT[c] for c, i in enumerate(pos)) + (SIDE_BIT if to_move else 0)
-        self.history = {self.key}  # the positions since the last capture (see the module docstring)
+        self.history = {self.key, *seen}  # the positions since the last capture (see the module docstring)
         self._result = result
         self._legal = ()
         if result is None:
@@ -388,13 +392,15 @@ class CyclotronState(State):
     def to_json(self) -> dict:
         """``{"turn": plies played, "to_move": side (the side that would move, also once over), "pieces":
         [{"square": [r, c], "player": side, "piece": kind}, ...] (White's Rock, Paper, Scissors, then
-        Black's, captured ones left out), "result": result text or None}``."""
+        Black's, captured ones left out), "result": result text or None, "seen": [position keys since the
+        last capture, sorted]}`` (``seen`` makes the JSON form exact: the no-repetition rule depends on it)."""
         return {
             "turn": self.turn,
             "to_move": SIDES[self.to_move],
             "pieces": [{"square": list(SQUARES[i]), "player": SIDES[c // 3], "piece": KINDS[c % 3]}
                        for c, i in enumerate(self.pos) if i >= 0],
             "result": self._result.text if self._result is not None else None,
+            "seen": sorted(self.history),
         }
 
     def to_text(self) -> str:

@@ -38,7 +38,16 @@ class IllegalAction(ValueError):
     def __init__(self, player: str | None, action: Any, rule: str):
         self.player, self.action, self.rule = player, action, rule
         who = f"{player}: " if player else ""
-        super().__init__(f"{who}illegal action {action!r}: {rule}")
+        super().__init__(f"{who}illegal action {short_repr(action)}: {rule}")
+
+
+def short_repr(value: Any, limit: int = 120) -> str:
+    """``repr(value)`` cut to ``limit`` characters; never fails (a huge int has no repr in Python 3.11)."""
+    try:
+        text = repr(value)
+    except ValueError:
+        text = f"<{type(value).__name__} too large to show>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 @dataclass

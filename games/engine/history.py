@@ -53,12 +53,20 @@ class Replay:
 
 def replay_checked(game: Game, turns: list[Mapping[str, Any]]) -> Replay:
     """Apply a log's turns (dicts seat -> engine action), checking each seat's action first; stop at the end
-    of the game or at the first illegal action. Used for imported logs, which may break the rules."""
+    of the game or at the first illegal action. Used for imported logs, which may break the rules. A chance
+    turn is ``{CHANCE: outcome}``."""
     state = game.new_initial_state()
     records = []
     for n, actions in enumerate(turns, start=1):
         if state.is_terminal():
             return Replay(state, n - 1, state.result().text, extra_turns=len(turns) - n + 1, records=records)
+        if CHANCE in actions:
+            try:
+                state.apply_chance(actions[CHANCE])
+            except IllegalAction as exc:
+                return Replay(state, n - 1, f"illegal action at turn {n} by {CHANCE}", illegal=exc, records=records)
+            records.append({CHANCE: actions[CHANCE]})
+            continue
         for seat, action in actions.items():
             try:
                 state.check_action(seat, action)

@@ -19,7 +19,7 @@ import re
 from bisect import insort
 from typing import Mapping
 
-from games.engine.api import Game, GameInfo, IllegalAction, Result, State, Turn
+from games.engine.api import Game, GameInfo, IllegalAction, Result, State, Turn, short_repr
 from games.engine.hexgrid import HexGrid, bits
 
 SIDES = ("upper", "lower")
@@ -190,7 +190,7 @@ class RoPaSci360(Game):
     def _hex_from_json(player, data, h):
         if (not isinstance(h, (list, tuple)) or len(h) != 2
                 or not all(isinstance(v, int) and not isinstance(v, bool) for v in h)):
-            raise _malformed(player, data, f"a hex must be a pair of integers [r, q], got {h!r}")
+            raise _malformed(player, data, f"a hex must be a pair of integers [r, q], got {short_repr(h)}")
         return (h[0], h[1])
 
     def action_to_text(self, action) -> str:

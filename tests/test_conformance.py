@@ -1,0 +1,299 @@
+"""The conformance suite, run over every registered game (as OpenSpiel's ``api_test``): a game added to
+``games.engine.registry.PACKAGES`` gets all of this for free.
+
+Engine: ``action_from_json`` is total over arbitrary JSON; random playouts reach the end; every position
+round-trips through its JSON form; clones are independent; illegal and malformed actions never change a
+state; action JSON and text forms round-trip; results are well formed; the one fold of the log rebuilds the
+game; observations are JSON and, in a perfect-information game, the whole state.
+
+Site: through the services, a game is created, played to the end by random bots (each move submitted as a
+seat would), its page and live fragments render for every seat and a spectator with a click path for every
+legal action, every turn replays, it exports, and its admin page opens.
+"""
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.bots import make_bot
+from games.engine import IllegalAction, load_game, registered_names
+from games.engine.history import fold, replay_checked
+
+GAMES = registered_names()
+MAX_TURNS = 2000  # a random playout longer than this is a bug (every game here has a turn limit)
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.integers(min_value=10**4400, max_value=10**4500)
+    | st.floats(allow_nan=True, allow_infinity=True) | st.text(max_size=12),
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    max_leaves=20,
+)
+
+
+def playout(game, seed: int, turns: int = MAX_TURNS):
+    """(states before each turn, joint actions, final state) of a seeded random game."""
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    before, joints = [], []
+    for _ in range(turns):
+        if state.is_terminal():
+            break
+        before.append(state.clone())
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            outcome = rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0]
+            joints.append({"chance": outcome})
+            state.apply_chance(outcome)
+            continue
+        joint = {}
+        for seat in state.players_to_act():
+            actions = state.legal_actions(seat)
+            assert actions, f"{seat} is to act but has no legal action"
+            joint[seat] = actions[rng.randrange(len(actions))]
+        joints.append(joint)
+        state.apply_actions(joint)
+    return before, joints, state
+
+
+def sample(items, k, seed=0):
+    return items if len(items) <= k else random.Random(seed).sample(items, k)
+
+
+# --- the engine -------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", GAMES)
+def test_declared_metadata(name):
+    game = load_game(name)
+    info = game.info
+    assert info.name == name and info.title
+    assert 1 <= len(info.players) <= 10 and len(set(info.players)) == len(info.players)
+    assert all(isinstance(p, str) and p and p != "chance" for p in info.players)
+    assert isinstance(dict(game.params), dict)
+    json.dumps(dict(game.params))
+    assert load_game(name, **dict(game.params)).params == game.params
+
+
+@pytest.mark.parametrize("name", GAMES)
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=json_values)
+def test_action_from_json_is_total(name, data):
+    game = load_game(name)
+    for seat in (*game.info.players, None):
+        try:
+            action = game.action_from_json(data, seat)
+        except IllegalAction as exc:
+            assert str(exc)
+            continue
+        hash(action)
+        assert game.action_from_json(game.action_to_json(action), seat) == action
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_random_playouts_end_with_a_well_formed_result(name):
+    game = load_game(name)
+    for seed in range(3):
+        _, joints, state = playout(game, seed)
+        assert state.is_terminal(), f"seed {seed}: no end after {len(joints)} turns"
+        assert state.players_to_act() == []
+        result = state.result()
+        assert result is not None and result.text
+        assert set(result.returns) == set(game.info.players)
+        assert all(0.0 <= v <= 1.0 for v in result.returns.values())
+        assert state.returns() == dict(result.returns)
+        json.dumps(result.to_json())
+        assert set(result.winners) <= set(game.info.players)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_positions_round_trip_and_clones_are_independent(name):
+    game = load_game(name)
+    before, joints, final = playout(game, seed=7)
+    for state, joint in sample(list(zip(before, joints)), 40):
+        data = state.to_json()
+        assert json.loads(json.dumps(data)) == data
+        again = game.state_from_json(json.loads(json.dumps(data)))
+        assert again.to_json() == data
+        assert again.players_to_act() == state.players_to_act()
+        for seat in state.players_to_act():
+            assert list(again.legal_actions(seat)) == list(state.legal_actions(seat))
+        twin = state.clone()
+        if "chance" in joint:
+            twin.apply_chance(joint["chance"])
+        else:
+            twin.apply_actions(joint)
+        assert state.to_json() == data, "applying to a clone changed the original"
+        assert twin.to_json() != data or twin.is_terminal()
+        state.to_text()
+    assert game.state_from_json(final.to_json()).to_json() == final.to_json()
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_illegal_and_malformed_actions_change_nothing(name):
+    game = load_game(name)
+    before, joints, _ = playout(game, seed=3)
+    others = [a for j in joints for s, a in j.items() if s != "chance"]
+    for state in sample(before, 25, seed=1):
+        if state.is_chance_node():
+            continue
+        data = state.to_json()
+        to_act = state.players_to_act()
+        for seat in game.info.players:
+            legal = set(state.legal_actions(seat))
+            if seat not in to_act:
+                assert not legal
+            for action in sample(others, 15, seed=2):
+                if action in legal:
+                    continue
+                with pytest.raises(IllegalAction):
+                    state.check_action(seat, action)
+                with pytest.raises(IllegalAction):
+                    state.apply_actions({**{s: next(iter(state.legal_actions(s))) for s in to_act}, seat: action})
+                assert state.to_json() == data
+        with pytest.raises(IllegalAction):
+            state.apply_actions({})
+        assert state.to_json() == data
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_actions_round_trip_through_json_and_text(name):
+    game = load_game(name)
+    before, _, _ = playout(game, seed=5)
+    for state in sample(before, 20):
+        for seat in state.players_to_act():
+            for action in sample(list(state.legal_actions(seat)), 30):
+                as_json = game.action_to_json(action)
+                assert json.loads(json.dumps(as_json)) == as_json
+                assert game.action_from_json(json.loads(json.dumps(as_json)), seat) == action
+                assert game.action_from_text(game.action_to_text(action), seat) == action
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_fold_of_the_log_rebuilds_the_game(name):
+    game = load_game(name)
+    _, joints, final = playout(game, seed=11)
+    records = [{k: (v if k == "chance" else game.action_to_json(v)) for k, v in j.items()} for j in joints]
+    replay = replay_checked(game, joints)
+    assert replay.illegal is None and replay.applied == len(records)
+    assert replay.state.to_json() == final.to_json() and replay.outcome == final.result().text
+    assert replay.records == records
+    assert fold(game, records).to_json() == final.to_json()
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_observations_are_json_and_whole_in_perfect_information_games(name):
+    game = load_game(name)
+    before, _, final = playout(game, seed=13)
+    for state in sample(before, 10) + [final]:
+        for seat in (*game.info.players, None):
+            observation = state.observation(seat)
+            assert json.loads(json.dumps(observation)) == observation
+            if game.info.perfect_information:
+                assert observation == state.to_json()
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_random_bot_plays_every_seat_to_the_end(name):
+    game = load_game(name)
+    state = game.new_initial_state()
+    bots = {seat: make_bot("random", game, seat, seed=i) for i, seat in enumerate(game.info.players)}
+    for _ in range(MAX_TURNS):
+        if state.is_terminal():
+            break
+        state.apply_actions({seat: bots[seat].choose(state) for seat in state.players_to_act()})
+    assert state.is_terminal()
+
+
+# --- through the site -------------------------------------------------------------------------------------
+
+def seat_client(game_id: str, side: str, token: str):
+    from django.test import Client
+
+    from games import seatsession
+    client = Client()
+    session = client.session
+    seatsession.remember(session, game_id, side, token)
+    session.save()
+    return client
+
+
+def check_click_paths(ui, state, side, html: str) -> None:
+    """Every legal action of ``side`` can be chosen by clicks: each step of its path is on the board
+    (``data-pick``) or has a label for its button."""
+    from games import presenters
+    info = presenters.legal_actions_info(ui, state, side)
+    assert info["count"] == len(state.legal_actions(side)) > 0
+    for entry in info["entries"]:
+        assert entry["path"] and entry["text"]
+        for step in entry["path"]:
+            assert f'data-pick="{step["key"]}"' in html or step.get("label"), (entry, step)
+    paths = [tuple(s["key"] for s in e["path"]) for e in info["entries"]]
+    assert len(set(paths)) == len(paths), "two legal actions share one click path"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", GAMES)
+def test_through_the_site_a_game_is_played_rendered_replayed_exported_and_inspected(name, admin_client):
+    from django.test import Client
+    from django.urls import reverse
+
+    from games import presenters, services
+    from games.models import Game
+    from games.ui import ui_for
+
+    eg = load_game(name)
+    ui = ui_for(eg)
+    created = services.create_game(name, {seat: "human" for seat in eg.info.players})
+    game_id, tokens = created.game.id, created.tokens
+    clients = {side: seat_client(game_id, side, token) for side, token in tokens.items()}
+    bots = {seat: make_bot("random", eg, seat, seed=i) for i, seat in enumerate(eg.info.players)}
+    spectator = Client()
+    for _ in range(MAX_TURNS):
+        game = Game.objects.get(pk=game_id)
+        if game.is_over:
+            break
+        state = services.current_state(game)
+        by_page = game.turn < 2  # the first turns through the page (htmx), the rest through the services
+        for side in list(game.to_act):
+            if by_page:
+                html = clients[side].get(reverse("game", args=[game_id])).content.decode()
+                assert 'id="board"' in html
+                check_click_paths(ui, state, side, html)
+            action = eg.action_to_json(bots[side].choose(state))
+            if by_page:
+                response = clients[side].post(reverse("act", args=[game_id]),
+                                              {"turn": str(game.turn + 1), "action": json.dumps(action)},
+                                              HTTP_HX_REQUEST="true")
+                assert response.status_code == 200 and 'id="board-wrap"' in response.content.decode()
+            else:
+                services.submit_action(game_id, tokens[side], game.turn + 1, action)
+        if game.turn % 25 == 3:
+            for side in eg.info.players:
+                assert 'id="board-wrap"' in presenters.live_fragments(game_id, side)
+    game = Game.objects.get(pk=game_id)
+    assert game.is_over and game.outcome and game.outcome["text"] == game.result
+    assert {s.side: s.score for s in game.seats.all()} == game.outcome["returns"]
+    for viewer in (spectator, *clients.values()):
+        response = viewer.get(reverse("game", args=[game_id]))
+        assert response.status_code == 200 and 'id="board"' in response.content.decode()
+    # Replay: every turn's position renders (the page for a few, the board fragment for all).
+    for n in range(game.turn + 1):
+        response = spectator.get(reverse("replay_board", args=[game_id]), {"turn": n}, HTTP_HX_REQUEST="true")
+        assert response.status_code == 200 and f'data-turn="{n}"' in response.content.decode(), n
+    for n in sorted({0, 1, game.turn // 2, game.turn}):
+        response = spectator.get(reverse("replay", args=[game_id]), {"turn": n})
+        assert response.status_code == 200 and 'id="board"' in response.content.decode()
+    # Export: the JSON log replays to the same end; the text log downloads.
+    exported = json.loads(spectator.get(reverse("export_json", args=[game_id])).content)
+    assert exported["game"] == name and len(exported["turns"]) == game.turn
+    records = [t["actions"] for t in exported["turns"]]
+    assert fold(eg, records).to_json() == game.state == exported["turns"][-1]["state"]
+    response = spectator.get(reverse("log_txt", args=[game_id]))
+    assert response.status_code == 200 and response.content
+    # The admin: the list and the game's page.
+    assert admin_client.get("/admin/games/game/", {"kind": name}).status_code == 200
+    response = admin_client.get(reverse("admin:games_game_change", args=[game_id]))
+    assert response.status_code == 200 and game_id in response.content.decode()
