@@ -99,7 +99,8 @@ def create(request):
         if not isinstance(data, dict):
             raise services.BadRequest('expected a JSON object like {"game": "ropasci360", "players": {...}}')
         created = services.create_game(data.get("game", "ropasci360"), data.get("players"),
-                                       data.get("turn_seconds"), params=data.get("params"), claim="all")
+                                       data.get("turn_seconds"), params=data.get("params"), claim="all",
+                                       bot_seconds=data.get("bot_seconds"))
     except services.ServiceError as exc:
         return error(exc.status, exc.message)
     game = created.game

@@ -41,9 +41,15 @@ def schedule_bots(game_id: str) -> None:
             if key in _inflight:
                 continue
             _inflight.add(key)
-        seconds = getattr(settings, "BOT_SECONDS", None)
+        seconds = bot_seconds(seat)
         future = pool.submit(game.kind, turns, seat.side, seat.bot_level, seconds=seconds, params=game.params)
         future.add_done_callback(lambda f, key=key: _delivered(key, f))
+
+
+def bot_seconds(seat) -> float | None:
+    """The seat's thinking time per move, capped by the BOT_SECONDS setting (None: the level's default)."""
+    limits = [s for s in (seat.bot_seconds, getattr(settings, "BOT_SECONDS", None)) if s is not None]
+    return min(limits) if limits else None
 
 
 def requeue_bots(game_id: str) -> int:

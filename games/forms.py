@@ -1,56 +1,104 @@
-"""Forms of the lobby: creating a game and joining one."""
+"""The lobby's form: a game, its options and who plays each seat; built from the chosen game's adapter, so
+it never names a game."""
 from __future__ import annotations
 
-import secrets
+import random
 
 from django import forms
 
 from . import services
-from .bots import levels_for
-from .engine import load_game, registered_names
+from .bots import LEVEL_WORDS, levels_for
+from .engine import InvalidParams, load_game, registered_names
+from .engine.registry import names_in_order
+from .ui import ui_for
 
-OPPONENTS = [
-    ("human", "A person"),
-    ("bot", "A bot"),
-    ("botvbot", "Bot against bot"),
-]
-BOT_LEVEL_CHOICES = [
-    ("random", "Random: any legal move"),
-    ("greedy", "Greedy: best immediate outcome"),
-    ("strong", "Strong: looks ahead"),
-]
-SIDE_CHOICES = [
-    ("random", "Random"),
-    ("first", "First seat (Upper, White: moves first)"),
-    ("second", "Second seat (Lower, Black)"),
-]
-
-
-def game_choices() -> list[tuple[str, str]]:
-    return [(name, load_game(name).info.title) for name in registered_names()]
+DEFAULT_GAME = "ropasci360"
+ME, INVITE = "me", "invite"
 TIME_CHOICES = [
     ("", "No limit"),
     ("30", "30 seconds"),
     ("120", "2 minutes"),
 ]
+BOT_SECONDS_CHOICES = [("0.5", "½ second"), ("1", "1 second"), ("2", "2 seconds"), ("5", "5 seconds")]
+
+
+def game_choices() -> list[tuple[str, str]]:
+    return [(name, load_game(name).info.title) for name in names_in_order()]
+
+
+def chosen_game(data) -> str:
+    name = (data or {}).get("game") or DEFAULT_GAME
+    return name if name in registered_names() else DEFAULT_GAME
 
 
 class NewGameForm(forms.Form):
-    game = forms.ChoiceField(label="Game", choices=game_choices, initial="ropasci360", required=False)
-    opponent = forms.ChoiceField(label="Play against", choices=OPPONENTS, initial="human",
-                                 widget=forms.RadioSelect)
-    bot_level = forms.ChoiceField(label="Bot level", choices=BOT_LEVEL_CHOICES, initial="greedy",
-                                  help_text="For a game against a bot; in bot against bot, the bot in the first seat.")
-    second_bot_level = forms.ChoiceField(label="Second bot", choices=BOT_LEVEL_CHOICES, initial="random",
-                                         help_text="Only for bot against bot.")
-    # "first"/"second" or a seat's own name ("upper", "white"): checked against the chosen game in clean().
-    side = forms.CharField(label="Your side", initial="random", required=False,
-                           widget=forms.RadioSelect(choices=SIDE_CHOICES))
+    """Fields ``param_<name>`` (the game's options) and ``seat_<side>`` (``me``, ``invite`` or ``bot:LEVEL``)
+    are added for the chosen game; the seats follow the options (a three-player Sim has three)."""
+
+    game = forms.ChoiceField(label="Game", choices=game_choices, initial=DEFAULT_GAME, required=False)
+    shuffle = forms.BooleanField(label="Shuffle the seats", required=False,
+                                 help_text="Deal the choices above to the seats at random (who moves first).")
+    bot_seconds = forms.TypedChoiceField(label="Bots' time per move", choices=BOT_SECONDS_CHOICES, initial="1",
+                                         coerce=float, required=False, empty_value=1.0, widget=forms.RadioSelect)
     turn_seconds = forms.TypedChoiceField(label="Time per turn", choices=TIME_CHOICES, initial="", required=False,
                                           coerce=int, empty_value=None, widget=forms.RadioSelect)
     name = forms.CharField(label="Your name (optional)", max_length=60, required=False, strip=True,
                            widget=forms.TextInput(attrs={"autocomplete": "nickname",
                                                          "placeholder": "anonymous"}))
+
+    def __init__(self, data=None, **kwargs):
+        super().__init__(data, **kwargs)
+        source = data if data is not None else self.initial
+        self.game_name = chosen_game(source)
+        ui = ui_for(load_game(self.game_name))
+        self.params = ui.params()
+        for param in self.params:
+            self.fields[f"param_{param.name}"] = _param_field(param)
+        self.engine_game = self._game_from(source)
+        self.ui = ui_for(self.engine_game)
+        levels = levels_for(self.engine_game)
+        bots = [(f"bot:{level}", f"Bot · {LEVEL_WORDS.get(level, level)}") for level in levels]
+        default_bot = next((b for b, _ in bots if b == "bot:greedy"), bots[0][0])
+        for i, side in enumerate(self.engine_game.info.players):
+            choices = [(ME, "You"), (INVITE, "A person (invite link)")] + bots
+            initial = ME if i == 0 else (INVITE if len(self.engine_game.info.players) == 2 else default_bot)
+            self.fields[f"seat_{side}"] = forms.ChoiceField(label=self.ui.seat_name(side), choices=choices,
+                                                            initial=initial)
+
+    def _game_from(self, source):
+        """The game with the given options where they are valid (else its defaults): its seats."""
+        try:
+            return load_game(self.game_name, **self._param_values(source))
+        except (InvalidParams, ValueError, TypeError):
+            return load_game(self.game_name)
+
+    def _param_values(self, data) -> dict:
+        values = {}
+        for param in self.params:
+            raw = data.get(f"param_{param.name}")
+            if isinstance(param.default, bool):
+                values[param.name] = raw in ("on", "true", "1", True)
+            elif raw not in (None, ""):
+                values[param.name] = int(raw) if isinstance(param.default, int) else str(raw)
+        return values
+
+    # --- for the template --------------------------------------------------------------------------------
+    def turn_order(self) -> str:
+        info = self.engine_game.info
+        names = [self.ui.seat_name(side) for side in info.players]
+        if info.simultaneous:
+            return f"{' and '.join(names)} move at the same time."
+        return f"Turn order: {', then '.join(names)}."
+
+    def param_fields(self):
+        return [self[f"param_{p.name}"] for p in self.params]
+
+    def seat_fields(self):
+        return [self[f"seat_{side}"] for side in self.engine_game.info.players]
+
+    # --- validation --------------------------------------------------------------------------------------
+    def clean_game(self):
+        return self.game_name
 
     def clean_turn_seconds(self):
         value = self.cleaned_data.get("turn_seconds")
@@ -58,45 +106,46 @@ class NewGameForm(forms.Form):
             raise forms.ValidationError("Choose one of the offered time limits.")
         return value
 
-    def clean_game(self):
-        return self.cleaned_data.get("game") or "ropasci360"
-
     def clean(self):
         data = super().clean()
-        side = data.get("side") or "random"
-        if data.get("game") and side not in ("random", "first", "second") + tuple(self.seats()):
-            self.add_error("side", "Choose one of the offered sides.")
-        data["side"] = side
-        if data.get("game") and len(self.seats()) != 2:
-            raise forms.ValidationError("This game is not offered in the lobby yet: create it through the API.")
-        levels = levels_for(load_game(data["game"])) if data.get("game") else ()
-        for field in ("bot_level", "second_bot_level"):
-            if data.get(field) and data[field] not in levels:
-                self.add_error(field, f"This game has no {data[field]} bot yet.")
+        params = {p.name: data[f"param_{p.name}"] for p in self.params if f"param_{p.name}" in data}
+        try:
+            self.engine_game = load_game(self.game_name, **params)
+        except InvalidParams as exc:
+            raise forms.ValidationError(str(exc)) from None
+        data["params"] = dict(self.engine_game.params)
+        seats = {side: data.get(f"seat_{side}") for side in self.engine_game.info.players}
+        if any(choice is None for choice in seats.values()):
+            raise forms.ValidationError("Choose who plays each seat.")
+        if list(seats.values()).count(ME) > 1:
+            raise forms.ValidationError("You can play one seat; invite people or choose bots for the others.")
+        if data.get("shuffle"):
+            choices = list(seats.values())
+            random.SystemRandom().shuffle(choices)
+            seats = dict(zip(seats, choices))
+        data["seats"] = seats
         return data
 
-    def seats(self) -> tuple[str, ...]:
-        return load_game(self.cleaned_data["game"]).info.players
-
     def creator_side(self) -> str | None:
-        """The seat the creator plays (a random one drawn now), or None when two bots play."""
-        data = self.cleaned_data
-        if data["opponent"] == "botvbot":
-            return None
-        seats = self.seats()
-        side = data["side"]
-        if side == "random":
-            return secrets.choice(list(seats))
-        if side in seats:
-            return side
-        return seats[0] if side == "first" else seats[1]
+        """The seat the creator plays, or None when they only watch or invite."""
+        return next((side for side, choice in self.cleaned_data["seats"].items() if choice == ME), None)
 
-    def players(self, creator_side: str | None) -> dict[str, str]:
+    def players(self) -> dict[str, str]:
         """``players`` for ``services.create_game``: ``"human"`` or ``"bot:LEVEL"`` per seat."""
-        data = self.cleaned_data
-        first, second = self.seats()
-        if creator_side is None:
-            return {first: f"bot:{data['bot_level']}", second: f"bot:{data['second_bot_level']}"}
-        other = second if creator_side == first else first
-        opponent = "human" if data["opponent"] == "human" else f"bot:{data['bot_level']}"
-        return {creator_side: "human", other: opponent}
+        return {side: ("human" if choice in (ME, INVITE) else choice)
+                for side, choice in self.cleaned_data["seats"].items()}
+
+
+def _param_field(param) -> forms.Field:
+    attrs = {"aria-describedby": f"id_param_{param.name}_help"} if param.help else {}
+    if param.choices:
+        coerce = int if isinstance(param.default, int) and not isinstance(param.default, bool) else str
+        return forms.TypedChoiceField(label=param.label, choices=[(str(v), label) for v, label in param.choices],
+                                      coerce=coerce, initial=str(param.default), help_text=param.help,
+                                      widget=forms.Select(attrs=attrs))
+    if isinstance(param.default, bool):
+        return forms.BooleanField(label=param.label, required=False, initial=param.default, help_text=param.help,
+                                  widget=forms.CheckboxInput(attrs=attrs))
+    return forms.IntegerField(label=param.label, min_value=param.minimum, max_value=param.maximum,
+                              initial=param.default, help_text=param.help,
+                              widget=forms.NumberInput(attrs={**attrs, "inputmode": "numeric"}))

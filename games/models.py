@@ -95,6 +95,8 @@ class Seat(models.Model):
     side = models.CharField(max_length=16)
     kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.HUMAN)
     bot_level = models.CharField(max_length=16, blank=True, db_index=True)
+    bot_seconds = models.FloatField(null=True, blank=True,
+                                    help_text="A bot's thinking time per move (empty: its level's default)")
     display_name = models.CharField(max_length=60, blank=True, db_index=True)
     token_hash = models.CharField(max_length=64, blank=True, editable=False)
     score = models.FloatField(null=True, blank=True, help_text="The seat's return once the game is over")

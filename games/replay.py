@@ -30,7 +30,7 @@ from django.urls import path, reverse
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_http_methods, require_safe
 
-from . import gamelog, importer, services
+from . import gamelog, importer, previewcss, services
 from .models import Game
 from .ui import ui_for
 
@@ -356,11 +356,22 @@ def preview_svg_text(game: Game, n: int, flipped: bool = False) -> str:
     if len(lines) > 4:
         lines = lines[:4]
         lines[-1] = lines[-1][:33] + "…"
+    if len(sides) == 2:
+        seat_lines = [{"text": _short(names[sides[0]]), "y": 210, "dot_y": 194},
+                      {"text": _short(names[sides[1]]), "y": 322, "dot_y": 306}]
+    else:
+        shown = sides if len(sides) <= 4 else sides[:3]
+        seat_lines = [{"text": _short(names[s]), "y": 200 + 44 * i, "dot_y": 188 + 44 * i} for i, s in enumerate(shown)]
+        if len(sides) > len(shown):
+            seat_lines.append({"text": f"and {len(sides) - len(shown)} more", "y": 200 + 44 * 3, "dot_y": 188 + 44 * 3})
+    legend = textwrap.wrap(ui.legend, 44)
+    if len(legend) > 2:
+        legend = [legend[0], legend[1][:43] + "…"]
     return render_to_string("games/replay_preview.html", {
-        "pos": pos, "game": game, "n": n, "total": game.turn,
-        "ui": ui, "first_name": _short(names[sides[0]]), "second_name": _short(names[sides[-1]]),
-        "first_side": sides[0], "second_side": sides[-1],
+        "pos": pos, "game": game, "n": n, "total": game.turn, "ui": ui, "seat_lines": seat_lines,
+        "board_css": previewcss.board_css(ui.stylesheet),
         "outcome_lines": [{"text": text, "y": 450 + 32 * i} for i, text in enumerate(lines)],
+        "legend_lines": [{"text": text, "y": 562 + 30 * i} for i, text in enumerate(legend)],
         "width": width, "height": height,
         "source": f"Imported log · {ui.game.info.title}" if game.source == Game.Source.IMPORTED else ui.game.info.title,
     })
@@ -384,8 +395,13 @@ def _preview_response(request, game_id, fmt: str):
         svg = preview_svg_text(game, n, flipped)
         if fmt == "png":
             import cairosvg
-            body = cairosvg.svg2png(bytestring=svg.encode("utf-8"), output_width=PREVIEW_SIZE[0],
-                                    output_height=PREVIEW_SIZE[1])
+            try:
+                body = cairosvg.svg2png(bytestring=svg.encode("utf-8"), output_width=PREVIEW_SIZE[0],
+                                        output_height=PREVIEW_SIZE[1])
+            except Exception:  # a drawing the rasteriser cannot handle: say so, never a 500
+                log.exception("preview of game %s turn %s could not be rasterised", game.id, n)
+                return HttpResponse("This board image could not be drawn.\n", status=503,
+                                    content_type="text/plain; charset=utf-8")
         else:
             body = svg.encode("utf-8")
         cache.set(key, body, 24 * 3600)

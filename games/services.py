@@ -127,10 +127,15 @@ class Created:
     tokens: dict[str, str]  # side -> seat token, for the human seats handed out now
 
 
+BOT_SECONDS_RANGE = (0.1, 10.0)
+
+
 def create_game(kind: str = "ropasci360", players: dict | None = None, turn_seconds: int | None = None, *,
-                params: dict | None = None, claim: str | None = "all", user=None, name: str = "") -> Created:
+                params: dict | None = None, claim: str | None = "all", user=None, name: str = "",
+                bot_seconds: float | None = None) -> Created:
     """Create a game. ``claim="all"`` hands out a token for every human seat (API), ``claim=SIDE`` only
-    for that side (the creator in the browser; other human seats stay open for an invitee)."""
+    for that side (the creator in the browser; other human seats stay open for an invitee).
+    ``bot_seconds``: the bots' thinking time per move (None: each level's default)."""
     eg = load_kind(kind, params)
     sides = eg.info.players
     if not isinstance(players, dict) or set(players) != set(sides):
@@ -138,6 +143,10 @@ def create_game(kind: str = "ropasci360", players: dict | None = None, turn_seco
     if turn_seconds is not None and (isinstance(turn_seconds, bool) or not isinstance(turn_seconds, int)
                                      or not 5 <= turn_seconds <= 3600):
         raise BadRequest("turn_seconds must be null or a whole number of seconds from 5 to 3600")
+    low, high = BOT_SECONDS_RANGE
+    if bot_seconds is not None and (isinstance(bot_seconds, bool) or not isinstance(bot_seconds, (int, float))
+                                    or not low <= bot_seconds <= high):
+        raise BadRequest(f"bot_seconds must be null or a number of seconds from {low:g} to {high:g}")
     specs = {side: parse_player(players[side], levels_for(eg)) for side in sides}
     if claim not in ("all", None) and claim not in sides:
         raise BadRequest(f"unknown side {claim!r}")
@@ -148,7 +157,8 @@ def create_game(kind: str = "ropasci360", players: dict | None = None, turn_seco
                                    state=state.to_json(), to_act=state.players_to_act())
         for side in sides:
             kind_, level = specs[side]
-            seat = Seat(game=game, side=side, kind=kind_, bot_level=level)
+            seat = Seat(game=game, side=side, kind=kind_, bot_level=level,
+                        bot_seconds=float(bot_seconds) if level and bot_seconds is not None else None)
             if kind_ == Seat.Kind.HUMAN and (claim == "all" or claim == side):
                 tokens[side] = _hand_out(seat, user, name)
             seat.save()

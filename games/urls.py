@@ -6,6 +6,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("games/new", views.new_game, name="new_game"),
+    path("games/new/options", views.new_game_options, name="new_game_options"),
     path("games/<str:game_id>", views.game_page, name="game"),
     path("games/<str:game_id>/join", views.join, name="join"),
     path("games/<str:game_id>/act", views.act, name="act"),

@@ -60,7 +60,9 @@ def _game_row(game: Game, own_ids) -> dict:
 
 @require_safe
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "games/home.html", _lobby_context(request))
+    """The lobby; ``?game=NAME`` (and its options) preselects a game, also without JavaScript."""
+    form = NewGameForm(initial=request.GET.dict()) if request.GET.get("game") else None
+    return render(request, "games/home.html", _lobby_context(request, form))
 
 
 @never_cache
@@ -102,16 +104,26 @@ def new_game(request: HttpRequest) -> HttpResponse:
     form = NewGameForm(request.POST)
     if not form.is_valid():
         return render(request, "games/home.html", _lobby_context(request, form), status=400)
+    data = form.cleaned_data
     side = form.creator_side()
+    players = form.players()
     try:
-        created = services.create_game(form.cleaned_data["game"], form.players(side), form.cleaned_data["turn_seconds"],
-                                       claim=side, user=request.user, name=form.cleaned_data["name"])
+        created = services.create_game(
+            form.game_name, players, data["turn_seconds"], params=data["params"], claim=side, user=request.user,
+            name=data["name"], bot_seconds=data["bot_seconds"] if any(p != "human" for p in players.values()) else None)
     except services.ServiceError as exc:
         form.add_error(None, exc.message)
         return render(request, "games/home.html", _lobby_context(request, form), status=exc.status)
     if side is not None:
         seatsession.remember(request.session, created.game.id, side, created.tokens[side])
     return redirect(created.game)
+
+
+@require_safe
+def new_game_options(request: HttpRequest) -> HttpResponse:
+    """The lobby form's part that depends on the chosen game and its options (swapped in by htmx)."""
+    form = NewGameForm(initial=request.GET.dict())
+    return render(request, "games/_new_game_options.html", {"form": form})
 
 
 @require_safe

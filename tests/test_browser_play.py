@@ -58,12 +58,12 @@ def people(browser):
 
 
 def create_game(page, server, opponent="human", side="upper", level="random"):
+    """A RoPaSci 360 game from the lobby: the creator plays ``side``; the other seat is an invited person or
+    a bot of ``level``."""
     page.goto(server.url + "/")
-    page.locator(f'input[name="opponent"][value="{opponent}"]').check()
-    if opponent != "human":
-        page.locator("#id_bot_level").select_option(level)
-    if opponent != "botvbot":
-        page.get_by_role("radio", name=re.compile("^First seat" if side == "upper" else "^Second seat")).check()
+    other = "lower" if side == "upper" else "upper"
+    page.get_by_label(side.title(), exact=True).select_option("me")
+    page.get_by_label(other.title(), exact=True).select_option("invite" if opponent == "human" else f"bot:{level}")
     page.get_by_role("button", name="Start game").click()
     page.wait_for_url(re.compile(r"/games/\w+$"))
     expect(page.locator("#conn-status")).to_have_text("live")

@@ -293,6 +293,13 @@ def test_through_the_site_a_game_is_played_rendered_replayed_exported_and_inspec
     assert fold(eg, records).to_json() == game.state == exported["turns"][-1]["state"]
     response = spectator.get(reverse("log_txt", args=[game_id]))
     assert response.status_code == 200 and response.content
+    # Share previews: the SVG always, the PNG where CairoSVG can run.
+    response = spectator.get(reverse("preview_svg", args=[game_id]), {"turn": game.turn})
+    assert response.status_code == 200 and b'id="board"' in response.content
+    from games.replay import preview_available
+    if preview_available():
+        response = spectator.get(reverse("preview_png", args=[game_id]), {"turn": max(0, game.turn - 1)})
+        assert response.status_code == 200 and response.content.startswith(b"\x89PNG")
     # The admin: the list and the game's page.
     assert admin_client.get("/admin/games/game/", {"kind": name}).status_code == 200
     response = admin_client.get(reverse("admin:games_game_change", args=[game_id]))

@@ -17,8 +17,8 @@ from games.models import Game, PendingAction, Seat, Turn
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-NEW_GAME = {"opponent": "human", "side": "upper", "turn_seconds": "", "bot_level": "greedy",
-            "second_bot_level": "random", "name": ""}
+NEW_GAME = {"game": "ropasci360", "seat_upper": "me", "seat_lower": "invite", "turn_seconds": "",
+            "bot_seconds": "1", "name": ""}
 
 # A short game to a win (see tests/test_browser_play.py): Lower keeps throwing onto (-4, 0), each symbol
 # beating the one before; Upper stacks rocks on (4, 0), throws a paper to (-3, 0) and slides it onto (-4, 0)
@@ -116,7 +116,7 @@ def test_lobby_shows_a_creators_own_games_and_a_users_games():
 
 def test_create_a_game_against_a_person_gives_an_invite():
     client = Client()
-    game = new_game(client, side="lower", turn_seconds="120", name="Grace")
+    game = new_game(client, seat_upper="invite", seat_lower="me", turn_seconds="120", name="Grace")
     assert game.status == Game.Status.WAITING and game.turn_seconds == 120
     seats = {s.side: s for s in game.seats.all()}
     assert seats["lower"].is_claimed and seats["lower"].display_name == "Grace"
@@ -130,11 +130,12 @@ def test_create_a_game_against_a_person_gives_an_invite():
 @pytest.mark.parametrize("level", ["random", "greedy", "strong"])
 def test_create_a_game_against_a_bot(level):
     client = Client()
-    game = new_game(client, opponent="bot", bot_level=level, side="upper", turn_seconds="30")
+    game = new_game(client, seat_lower=f"bot:{level}", turn_seconds="30", bot_seconds="0.5")
     assert game.status == Game.Status.ACTIVE and game.turn_seconds == 30
     seats = {s.side: s for s in game.seats.all()}
     assert seats["upper"].kind == Seat.Kind.HUMAN and seats["lower"].kind == Seat.Kind.BOT
-    assert seats["lower"].bot_level == level
+    assert seats["lower"].bot_level == level and seats["lower"].bot_seconds == 0.5
+    assert seats["upper"].bot_seconds is None
     html = page(client, game)
     assert 'id="legal-actions"' in html and "Your move" in html
     assert 'data-deadline="' in html
@@ -142,7 +143,7 @@ def test_create_a_game_against_a_bot(level):
 
 def test_create_bot_against_bot_to_watch():
     client = Client()
-    game = new_game(client, opponent="botvbot", bot_level="strong", second_bot_level="random")
+    game = new_game(client, seat_upper="bot:strong", seat_lower="bot:random")
     assert game.status == Game.Status.ACTIVE
     assert {s.side: s.bot_level for s in game.seats.all()} == {"upper": "strong", "lower": "random"}
     assert seatsession.recall(client.session, game.id) is None
@@ -150,21 +151,49 @@ def test_create_bot_against_bot_to_watch():
     assert "You are watching" in html and 'id="legal-actions"' not in html
 
 
-def test_random_side_is_one_of_the_two():
+def test_shuffled_seats_deal_the_choices_at_random():
     sides = set()
     for _ in range(12):
         client = Client()
-        game = new_game(client, side="random")
-        sides.add(seatsession.recall(client.session, game.id)[0])
-    assert sides <= {"upper", "lower"} and sides
+        game = new_game(client, seat_lower="bot:random", shuffle="on")
+        side = seatsession.recall(client.session, game.id)[0]
+        sides.add(side)
+        kinds = {s.side: s.kind for s in game.seats.all()}
+        assert kinds[side] == Seat.Kind.HUMAN and list(kinds.values()).count(Seat.Kind.BOT) == 1
+    assert sides == {"upper", "lower"}
 
 
-def test_invalid_form_is_shown_again():
-    response = Client().post(reverse("new_game"), {**NEW_GAME, "opponent": "alien", "turn_seconds": "7"})
+@pytest.mark.parametrize("fields,message", [
+    ({"seat_lower": "alien", "turn_seconds": "7"}, "Select a valid choice"),
+    ({"seat_lower": "me"}, "You can play one seat"),
+    ({"seat_lower": "bot:perfect"}, "Select a valid choice"),  # RoPaSci 360 has no perfect bot
+    ({"bot_seconds": "60", "seat_lower": "bot:strong"}, "Select a valid choice"),
+])
+def test_invalid_form_is_shown_again(fields, message):
+    response = Client().post(reverse("new_game"), {**NEW_GAME, **fields})
     assert response.status_code == 400
     assert Game.objects.count() == 0
-    assert "Select a valid choice" in response.content.decode()
+    assert message in response.content.decode()
     assert Client().get(reverse("new_game")).status_code == 302
+
+
+def test_the_lobby_offers_each_games_options_and_seats():
+    client = Client()
+    html = client.get(reverse("home")).content.decode()
+    assert 'name="seat_upper"' in html and 'name="seat_lower"' in html and 'value="ropasci360" selected' in html
+    html = client.get(reverse("new_game_options"), {"game": "cyclotron"}).content.decode()
+    assert 'name="seat_white"' in html and 'name="seat_black"' in html and "Turn order: White, then Black" in html
+    html = client.get(reverse("home"), {"game": "expendibots"}).content.decode()  # without JavaScript
+    assert 'value="expendibots" selected' in html and 'name="seat_white"' in html
+    html = client.get(reverse("new_game_options"), {"game": "no-such-game"}).content.decode()
+    assert 'name="seat_upper"' in html
+
+
+def test_create_a_game_of_another_kind_with_a_bot_to_watch():
+    client = Client()
+    game = new_game(client, game="cyclotron", seat_white="bot:greedy", seat_black="bot:random")
+    assert game.kind == "cyclotron" and game.status == Game.Status.ACTIVE
+    assert {s.side: s.bot_level for s in game.seats.all()} == {"white": "greedy", "black": "random"}
 
 
 # --- joining --------------------------------------------------------------------------------------------

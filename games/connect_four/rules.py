@@ -134,7 +134,7 @@ class ConnectFourState(State):
             if column & (column + 1) or column > full:  # not a run of discs from the bottom
                 raise ValueError(f"column {c} has a gap under a disc: discs fall to the lowest empty cell")
             self.heights.append(column.bit_count())
-        if y & r:
+        if y & r or (y | r) >> (COLS * STRIDE):
             raise ValueError("a cell holds at most one disc")
         ny, nr = y.bit_count(), r.bit_count()
         if ny - nr not in (0, 1):
@@ -149,10 +149,10 @@ class ConnectFourState(State):
             if won[p]:
                 if ny - nr != 1 - p:
                     raise ValueError(f"{SEATS[p]} has four in a line but did not make the last move")
-                lines = runs(self.bits[p])
-                common = set.intersection(*({tuple(cell) for cell in line} for line in lines))
-                if not any(row == ROWS - self.heights[col] for row, col in common):
-                    raise ValueError(f"{SEATS[p]}'s lines do not meet in a disc that could have been the last one")
+                b = self.bits[p]
+                if not any(b & bit(ROWS - h, c) and not has_four(b & ~bit(ROWS - h, c))
+                           for c, h in enumerate(self.heights) if h):
+                    raise ValueError(f"{SEATS[p]} had four in a line before its last disc")
                 self._result = RESULTS[p]
         if self._result is None and self.turn == CELLS:
             self._result = DRAW

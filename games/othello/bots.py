@@ -25,9 +25,8 @@ from .rules import CELLS, FULL, INDEX, SIDE_INDEX, flips, placements, squares_of
 
 WIN = 100000.0  # a finished game, for ``evaluate``
 WON = 10000  # a finished game inside the search, plus the disc difference
-SOLVE_EMPTIES = 14  # try an exact solve from this many empty squares
-SURE_EMPTIES = 10  # ... and give it the whole budget from this many
-SOLVE_SHARE = 0.6  # the share of the budget a solve may take above SURE_EMPTIES
+SOLVE_EMPTIES = 20  # try an exact solve from this many empty squares
+SOLVE_SHARE = 0.7  # ... within this share of the budget (the midgame search gets the rest)
 CHECK_EVERY = 256  # nodes between clock checks
 TABLE_LIMIT = 400_000  # entries kept between moves
 
@@ -153,6 +152,7 @@ class OthelloBot(Bot):
         actions = state.legal_actions(self.seat)
         if not actions:
             raise ValueError(f"{self.seat} has no legal action (to act: {state.players_to_act()})")
+        self.stats = {"depth": 0, "solved": None, "nodes": 0}
         if len(actions) == 1:
             return actions[0]
         start = time.perf_counter()
@@ -162,15 +162,13 @@ class OthelloBot(Bot):
         self.rng.shuffle(moves)
         moves.sort(key=lambda i: -SQUARE_VALUE[i])
         self._nodes = 0
-        self.stats = {"depth": 0, "solved": None}
         if len(self.tt) > TABLE_LIMIT:
             self.tt.clear()
         if len(self.solved) > TABLE_LIMIT:
             self.solved.clear()
         empties = 64 - (own | opp).bit_count()
         if empties <= SOLVE_EMPTIES:
-            share = 1.0 if empties <= SURE_EMPTIES else SOLVE_SHARE
-            found = self._solve_root(own, opp, moves, empties, start + self.budget * share)
+            found = self._solve_root(own, opp, moves, empties, start + self.budget * SOLVE_SHARE)
             if found is not None and found[0] >= 0:
                 self.stats.update(solved=found[0], nodes=self._nodes, seconds=time.perf_counter() - start)
                 return CELLS[found[1]]
