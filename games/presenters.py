@@ -91,9 +91,10 @@ def seats_info(game: Game, ui, observation, waiting: list[str], viewer_side: str
     return rows
 
 
-def turn_words(ui, record: dict) -> dict:
-    """A resolved turn (``number``, ``actions``, ``events``: as the viewer may see it) in words."""
-    moves = [{"side": side, "name": ui.seat_name(side), "text": ui.action_words(side, action)}
+def turn_words(ui, record: dict, before=None) -> dict:
+    """A resolved turn (``number``, ``actions``, ``events``: as the viewer may see it) in words; ``before``:
+    the viewer's observation of the position the turn was played in, where known."""
+    moves = [{"side": side, "name": ui.seat_name(side), "text": ui.action_words(side, action, before)}
              for side, action in record["actions"].items() if side in ui.game.info.players]
     events = [w for w in (ui.event_words(e) for e in record.get("events") or []) if w]
     return {"number": record["number"], "moves": moves, "battles": events, "events": events}
@@ -104,11 +105,12 @@ def legal_actions_info(ui, state, side: str) -> dict:
     <select> fallback grouped by the adapter's headings."""
     eg = ui.game
     entries, groups = [], {}
+    observation = state.observation(side)
     for action in state.legal_actions(side):
         as_json = eg.action_to_json(action)
-        text = ui.action_words(side, as_json)
+        text = ui.action_words(side, as_json, observation)
         entries.append({"action": as_json, "text": text, "path": ui.action_path(side, as_json)})
-        groups.setdefault(ui.action_group(side, as_json), []).append({"value": action_json_value(as_json),
+        groups.setdefault(ui.action_group(side, as_json, observation), []).append({"value": action_json_value(as_json),
                                                                        "text": text})
     return {
         "entries": entries,
@@ -167,7 +169,8 @@ def game_context(game: Game, viewer_side: str | None = None, *, flipped: bool = 
         "pending": pending,
         "legal": legal,
         "result": result_info(game, ui, observation),
-        "last_turn": turn_words(ui, last) if last else None,
+        "last_turn": turn_words(ui, last, services.state_at(game, last["number"] - 1).observation(viewer_side))
+        if last else None,
         "open_sides": [{"side": s["side"], "name": s["name"]} for s in open_sides],
         "invite_url": request.build_absolute_uri(path) if request is not None else path,
         "deadline": deadline.isoformat() if deadline else "",

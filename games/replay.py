@@ -121,12 +121,15 @@ def summary_line(game: Game, names: dict[str, str] | None = None) -> str:
     return f"{players}, {source}: {outcome_line(game)}."
 
 
-def move_rows(ui, turns: list[dict]) -> list[dict]:
+def move_rows(ui, turns: list[dict], observations: list) -> list[dict]:
+    """The moves list: each turn in words, read against the position it was played in (``observations[n]``
+    is the spectator's view after ``n`` turns)."""
     rows = []
-    for t in turns:
+    for i, t in enumerate(turns):
+        before = observations[i] if i < len(observations) else None
         rows.append({
             "number": t["number"],
-            "moves": [{"side": side, "label": ui.seat_name(side), "words": ui.action_words(side, action)}
+            "moves": [{"side": side, "label": ui.seat_name(side), "words": ui.action_words(side, action, before)}
                       for side, action in t["actions"].items() if side in ui.game.info.players],
             "battles": [w for w in (ui.event_words(e) for e in t["events"]) if w],
         })
@@ -141,8 +144,9 @@ def side_info(ui, observation, side: str, names: dict[str, str]) -> dict:
 
 
 def position(game: Game, n: int, observation, turn: dict | None, names: dict[str, str], *,
-             flipped: bool = False) -> dict:
-    """What the board fragment shows: the board after turn ``n`` with that turn's moves drawn, and words."""
+             flipped: bool = False, before=None) -> dict:
+    """What the board fragment shows: the board after turn ``n`` with that turn's moves drawn, and words
+    (read against ``before``, the observation after turn ``n - 1``, where given)."""
     ui = ui_for(services.engine_for(game))
     bd = ui.board(observation, flipped=flipped, last=turn)
     sides = [side_info(ui, observation, s, names) for s in ui.game.info.players]
@@ -152,7 +156,7 @@ def position(game: Game, n: int, observation, turn: dict | None, names: dict[str
     return {
         "n": n, "board": bd, "board_template": ui.board_template, "sides": sides,
         "top": sides[0], "bottom": sides[-1], "flipped": flipped,
-        "row": move_rows(ui, [turn])[0] if turn else None,
+        "row": move_rows(ui, [turn], [before])[0] if turn else None,
         "outcome": outcome_line(game) if final else "",
         "outcome_kind": ("result" if game.status == Game.Status.FINISHED else "stopped") if final else "",
     }
@@ -161,7 +165,8 @@ def position(game: Game, n: int, observation, turn: dict | None, names: dict[str
 def _position_for(game: Game, n: int, flipped: bool) -> dict:
     observation = services.state_at(game, n).observation(None)
     turn = gamelog.visible_records(game, None, upto=n)[-1] if n else None
-    return position(game, n, observation, turn, seat_names(game), flipped=flipped)
+    before = services.state_at(game, n - 1).observation(None) if n else None
+    return position(game, n, observation, turn, seat_names(game), flipped=flipped, before=before)
 
 
 # --- the material chart -------------------------------------------------------------------------------
@@ -250,13 +255,14 @@ def _viewer_context(request, game: Game, *, embed: bool) -> dict:
     names = seat_names(game)
     ui = ui_for(services.engine_for(game))
     turns, states = history(game)
-    rows = move_rows(ui, turns)
+    rows = move_rows(ui, turns, states)
     replay_path = reverse("replay", args=[game.id])
     live = game.status in (Game.Status.WAITING, Game.Status.ACTIVE)
     return {
         "game": game, "ui": ui, "title": ui.game.info.title, "names": names, "n": n, "total": game.turn,
         "live": live, "embed": embed,
-        "pos": position(game, n, states[n], turns[n - 1] if n else None, names, flipped=flipped),
+        "pos": position(game, n, states[n], turns[n - 1] if n else None, names, flipped=flipped,
+                        before=states[n - 1] if n else None),
         "rows": rows, "chart": material_chart(ui, states, n), "outcome": outcome_line(game),
         "summary": summary_line(game, names), "speeds": SPEEDS,
         "share": share_meta(request, game, n, page_url=f"{replay_path}?turn={n}"),
@@ -313,7 +319,7 @@ def panel_fragment(request, game_id):
     ui = ui_for(services.engine_for(game))
     turns, states = history(game)
     response = render(request, "games/replay_panel.html", {
-        "game": game, "ui": ui, "names": seat_names(game), "n": n, "total": game.turn, "rows": move_rows(ui, turns),
+        "game": game, "ui": ui, "names": seat_names(game), "n": n, "total": game.turn, "rows": move_rows(ui, turns, states),
         "chart": material_chart(ui, states, n), "outcome": outcome_line(game),
         "live": game.status in (Game.Status.WAITING, Game.Status.ACTIVE),
     })

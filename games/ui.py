@@ -50,8 +50,9 @@ class GameUI:
     def seat_name(self, seat: str) -> str:
         return seat.replace("_", " ").title()
 
-    def action_words(self, seat: str, action: JSON) -> str:
-        """A canonical JSON action in words (by default the engine's text form)."""
+    def action_words(self, seat: str, action: JSON, observation: JSON = None) -> str:
+        """A canonical JSON action in words (by default the engine's text form). ``observation`` is the
+        position the action was taken in, as the reader may see it, where known (to name the moved piece)."""
         return self.game.action_to_text(self.game.action_from_json(action, seat))
 
     def event_words(self, event: JSON) -> str:
@@ -82,8 +83,9 @@ class GameUI:
         """The clicks that choose ``action``: steps ``{"key": str, "label": str}`` (label for off-board steps)."""
         raise NotImplementedError
 
-    def action_group(self, seat: str, action: JSON) -> str:
-        """The heading of ``action`` in the list of legal actions (an <optgroup>); "" for none."""
+    def action_group(self, seat: str, action: JSON, observation: JSON = None) -> str:
+        """The heading of ``action`` in the list of legal actions (an <optgroup>); "" for none. ``observation``:
+        the position it would be taken in, as the seat sees it."""
         return ""
 
     # --- the lobby ---------------------------------------------------------------------------------

@@ -88,7 +88,7 @@ class UI(GameUI):
         return PLAYER_NAMES.get(seat, str(seat).title())
 
     # --- words -------------------------------------------------------------------------------------
-    def action_words(self, seat, action):
+    def action_words(self, seat, action, observation=None):
         if action[0] == "MOVE":
             return f"moves {action[1]} from {_sq(action[2])} to {_sq(action[3])}"
         return f"booms at {_sq(action[1])}"
@@ -183,5 +183,5 @@ class UI(GameUI):
         return [{"key": f"sq:{a[0]},{a[1]}"}, {"key": f"n:{n}", "label": f"move {_tokens(n)}"},
                 {"key": f"sq:{b[0]},{b[1]}"}]
 
-    def action_group(self, seat, action):
+    def action_group(self, seat, action, observation=None):
         return "Booms" if action[0] == "BOOM" else "Moves"

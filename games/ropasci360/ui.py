@@ -180,5 +180,5 @@ class UI(GameUI):
                     {"key": f"hex:{action[2][0]},{action[2][1]}"}]
         return [{"key": f"hex:{action[1][0]},{action[1][1]}"}, {"key": f"hex:{action[2][0]},{action[2][1]}"}]
 
-    def action_group(self, seat, action):
+    def action_group(self, seat, action, observation=None):
         return {"THROW": "Throws", "SLIDE": "Slides", "SWING": "Swings"}[action[0]]
