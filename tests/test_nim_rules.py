@@ -163,7 +163,7 @@ def test_unknown_player():
 def test_to_text():
     assert GAME.new_initial_state().to_text().splitlines() == [
         "turn 0: black to move", "heap 0: ooooo 5", "heap 1: ooooo 5", "heap 2: ooooo 5"]
-    assert position([0, 3, 5], 2).to_text().splitlines()[1:3] == ["heap 0: ..... 0", "heap 1: ooo.. 3"]
+    assert position([0, 3, 5], 3).to_text().splitlines()[1:3] == ["heap 0: ..... 0", "heap 1: ooo.. 3"]
 
 
 def test_state_from_json_rejects_nonsense():
@@ -321,9 +321,9 @@ def test_bots_legal_and_leave_the_state_alone(level):
 
 
 def test_greedy_takes_a_win_and_avoids_handing_one_over():
-    assert bots.BOTS["greedy"](GAME, "black", seed=0).choose(position([0, 3, 0], 2)) == (1, 3)
+    assert bots.BOTS["greedy"](GAME, "black", seed=0).choose(position([0, 3, 0], 4)) == (1, 3)
     for seed in range(20):
-        h, c = bots.BOTS["greedy"](GAME, "black", seed=seed).choose(position([0, 2, 4], 2))
+        h, c = bots.BOTS["greedy"](GAME, "black", seed=seed).choose(position([0, 2, 4], 4))
         rest = [0, 2, 4]
         rest[h] -= c
         left = [n for n in rest if n]
@@ -355,7 +355,7 @@ def test_ui_board_and_words():
     assert ui.action_words("white", [1, 2]) == "Take 2 from heap 1"
     assert ui.action_group("white", [1, 2]) == "Heap 1"
     assert ui.board(None)["turn"] == 0
-    end = position([0, 1, 0], 4)
+    end = position([0, 1, 0], 6)
     ev = end.apply_action("black", (1, 1)).events
     assert ui.event_words(ev[0]) == "Black takes the last item and wins"
     assert ui.result_reason(end.result().to_json(), end.to_json()) == "Black took the last item."
