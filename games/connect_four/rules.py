@@ -53,10 +53,10 @@ def runs(b: int) -> list[list[list[int]]]:
                 pr, pc = r - dr, c - dc
                 if not b & bit(r, c) or (0 <= pr < ROWS and 0 <= pc < COLS and b & bit(pr, pc)):
                     continue  # not the start of a run
-                cells = []
-                while 0 <= r < ROWS and 0 <= c < COLS and b & bit(r, c):
-                    cells.append([r, c])
-                    r, c = r + dr, c + dc
+                cells, y, x = [], r, c
+                while 0 <= y < ROWS and 0 <= x < COLS and b & bit(y, x):
+                    cells.append([y, x])
+                    y, x = y + dr, x + dc
                 if len(cells) >= 4:
                     out.append(cells)
     return out

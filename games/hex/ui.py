@@ -6,7 +6,7 @@ Click input: a move is one click, ``{"key": "cell:R,C", "label": "(R, C)"}``; ev
 
 ``board(...)`` returns (for the template): ``turn``, ``flipped``, ``view_box``, ``size``, ``radius`` (of a
 stone), ``cells`` (dicts: ``row``, ``col``, ``key``, ``points`` (the hexagon), ``cx``, ``cy``, ``cls``,
-``label``, ``stone`` ("black", "white" or None), ``last``), ``rims`` (edge segments ``x1 y1 x2 y2`` with
+``label``, ``stone`` ("black", "white" or None), ``last`` and ``mark`` (a diamond drawn on the last stone)), ``rims`` (edge segments ``x1 y1 x2 y2`` with
 ``side``: the outer edges of the border hexagons, Black's along the top and bottom rows, White's along the
 left and right columns), ``rim_labels``, ``chain`` (the winning chain's centres as SVG points, or "") and
 ``winner``.
@@ -17,8 +17,6 @@ import math
 
 from games.ui import GameUI, Param
 
-from .rules import STEPS
-
 R = 20.0  # hexagon circumradius in SVG units
 W = math.sqrt(3) * R  # hexagon width (pointy top)
 MARGIN = 30.0  # room for the rims and their letters
@@ -28,7 +26,6 @@ STONE = {"B": "black", "W": "white"}
 # EDGE_STEP[k] (a pointy-top hexagon at x = (col + row / 2) * W, y = row * 1.5 * R).
 CORNERS = tuple((math.cos(math.radians(a)), math.sin(math.radians(a))) for a in (-90, -30, 30, 90, 150, 210))
 EDGE_STEP = ((-1, 1), (0, 1), (1, 0), (1, -1), (0, -1), (-1, 0))
-assert set(EDGE_STEP) == set(STEPS)
 
 
 def _text(sq) -> str:
@@ -102,7 +99,8 @@ class UI(GameUI):
                     words += ", in the winning chain"
                 cells.append({"row": r, "col": c, "key": f"cell:{r},{c}", "cx": f"{cx:.1f}", "cy": f"{cy:.1f}",
                               "points": " ".join(f"{x:.1f},{y:.1f}" for x, y in corners), "cls": " ".join(cls),
-                              "label": f"{_text((r, c))}: {words}", "stone": stone, "last": (r, c) == placed})
+                              "label": f"{_text((r, c))}: {words}", "stone": stone, "last": (r, c) == placed,
+                              "mark": f"{cx:.1f},{cy - 6:.1f} {cx + 6:.1f},{cy:.1f} {cx:.1f},{cy + 6:.1f} {cx - 6:.1f},{cy:.1f}"})
                 for k, (dr, dc) in enumerate(EDGE_STEP):
                     off_row, off_col = not 0 <= r + dr < n, not 0 <= c + dc < n
                     if off_row != off_col:  # off the board one way only: a black (row) or white (column) rim
@@ -121,8 +119,7 @@ class UI(GameUI):
             "cells": cells,
             "rims": rims,
             "rim_labels": self._rim_labels(n, flipped),
-            "chain": " ".join(f"{self._centre(*game.cells[i], flipped)[0]:.1f},"
-                              f"{self._centre(*game.cells[i], flipped)[1]:.1f}" for i in chain),
+            "chain": " ".join("{:.1f},{:.1f}".format(*self._centre(*game.cells[i], flipped)) for i in chain),
             "winner": winner,
             "to_move": obs["to_move"],
         }

@@ -1,0 +1,116 @@
+"""Every game but RoPaSci 360 (which has its own, longer browser tests) played in Chromium through the lobby and
+the game page against a random bot: chosen in the lobby (with its options), every move made by clicking the
+steps of one of the page's legal actions, to the end of the game (or, for long games, a few moves and a
+resignation), then replayed. Screenshots (light and dark) go to /tmp/ropasci-games-<name>-*.png.
+
+No sleeps: everything waits on the page's state through Playwright.
+"""
+from __future__ import annotations
+
+import json
+import random
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from games.engine import load_game, registered_names
+from tests.test_browser_play import Browser
+
+pytestmark = pytest.mark.browser
+
+SHOTS = "/tmp/ropasci-games-{}-{}.png"
+OWN_TESTS = {"ropasci360"}
+LONG_GAMES = {"expendibots": 5, "cyclotron": 5}  # moves before resigning
+OPTIONS = {"hex": {"size": "5"}}  # lobby options set for a shorter game
+MAX_MOVES = 200
+
+TO_ACT_OR_OVER = """() => {
+  const head = document.getElementById('game-head');
+  if (head && head.dataset.status !== 'active') return true;
+  const el = document.getElementById('legal-actions');
+  if (!el) return false;
+  try { return JSON.parse(el.textContent).length > 0; } catch (e) { return false; }
+}"""
+
+
+@pytest.fixture
+def page(browser):
+    b = Browser(browser, viewport={"width": 1200, "height": 900})
+    yield b.page
+    errors = b.errors
+    b.close()
+    assert not errors, errors
+
+
+def board_turn(page) -> int:
+    return int(page.locator("#board").get_attribute("data-turn"))
+
+
+def start_from_the_lobby(page, server, name: str) -> list[str]:
+    page.goto(server.url + "/")
+    page.get_by_label("Game", exact=True).select_option(name)
+    game = load_game(name)
+    seats = list(game.info.players)
+    expect(page.locator(f"#id_seat_{seats[0]}")).to_be_visible()  # the game's seats were swapped in
+    for option, value in OPTIONS.get(name, {}).items():
+        page.locator(f"#id_param_{option}").fill(value)
+    page.locator(f"#id_seat_{seats[0]}").select_option("me")
+    for seat in seats[1:]:
+        page.locator(f"#id_seat_{seat}").select_option("bot:random")
+    page.get_by_role("button", name="Start game").click()
+    page.wait_for_url(re.compile(r"/games/\w+$"))
+    expect(page.locator("#conn-status")).to_have_text("live")
+    return seats
+
+
+def click_action(page, entry) -> None:
+    """Choose an action as a person does: each step of its path on the board, or as a button beside it."""
+    for step in entry["path"]:
+        key = step["key"].replace('"', '\\"')
+        on_board = page.locator(f'#board [data-pick="{key}"]')
+        if on_board.count():
+            on_board.first.click()
+        else:
+            page.locator(f'#pick-steps [data-step="{key}"]').click()
+    confirm = page.locator("#confirm-btn")
+    expect(confirm).to_be_enabled()
+    confirm.click()
+
+
+@pytest.mark.parametrize("name", [n for n in registered_names() if n not in OWN_TESTS])
+def test_a_game_is_played_by_clicking_against_a_bot_and_replayed(page, server, name):
+    seats = start_from_the_lobby(page, server, name)
+    rng = random.Random(name)
+    moves = 0
+    while moves < MAX_MOVES:
+        page.wait_for_function(TO_ACT_OR_OVER, timeout=60_000)
+        if page.locator("#game-head").get_attribute("data-status") != "active":
+            break
+        if moves == 2:
+            page.screenshot(path=SHOTS.format(name, "light"), full_page=True)
+        if moves >= LONG_GAMES.get(name, MAX_MOVES):
+            page.once("dialog", lambda dialog: dialog.accept())
+            page.get_by_role("button", name="Resign").click()
+            break
+        entries = json.loads(page.locator("#legal-actions").text_content())
+        before = board_turn(page)
+        click_action(page, rng.choice(entries))
+        expect(page.locator("#board")).not_to_have_attribute("data-turn", str(before))
+        moves += 1
+    expect(page.locator("#game-head")).to_have_attribute("data-status", "finished")
+    expect(page.locator("#turn-panel .result-headline")).to_be_visible()
+    assert moves >= 1
+    page.emulate_media(color_scheme="dark")
+    page.screenshot(path=SHOTS.format(name, "dark"), full_page=True)
+    page.emulate_media(color_scheme="light")
+
+    # The replay: the first position, then the last.
+    total = board_turn(page)
+    page.goto(page.url + "/replay?turn=0")
+    expect(page.locator("#board")).to_have_attribute("data-turn", "0")
+    page.goto(page.url.split("?")[0] + f"?turn={total}")
+    expect(page.locator("#board")).to_have_attribute("data-turn", str(total))
+    assert page.locator("#board").get_attribute("class")
+    page.screenshot(path=SHOTS.format(name, "replay"), full_page=True)
+    assert seats
