@@ -301,7 +301,8 @@ def board_fragment(request, game_id):
     game = _game_or_404(game_id)
     n, exact = _turn_param(request, game)
     pos = _position_for(game, n, _flip_param(request))
-    response = render(request, "games/replay_position.html", {"pos": pos, "game": game})
+    response = render(request, "games/replay_position.html",
+                      {"pos": pos, "game": game, "ui": ui_for(services.engine_for(game))})
     # A resolved turn never changes, so its position can be cached; the last one of a live game may yet
     # get an outcome line.
     if exact and (game.is_over or n < game.turn):

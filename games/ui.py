@@ -42,6 +42,7 @@ class GameUI:
     hint = "Click a piece, then where it goes, then confirm."
     flippable = True  # a "Flip board" button (the board drawn from the other side)
     chart_label = ""  # what ``material`` measures, for the replay chart ("" and material None: no chart)
+    event_icon = "•"  # shown before each event's words (RoPaSci 360's battles: ⚔)
 
     def __init__(self, game):
         self.game = game

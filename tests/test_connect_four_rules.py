@@ -185,7 +185,8 @@ def test_state_from_json_rejects_nonsense():
         return {**good, "board": list(rows), "turn": sum(ch != "." for row in rows for ch in row), **extra}
 
     bad_states = [None, {}, {**good, "turn": 3}, {**good, "turn": 2.0}, {**good, "to_move": "red"},
-                  {**good, "extra": 1}, {**good, "board": EMPTY[:5]}, {**good, "board": EMPTY[:4] + ["...R...", "...y..."]},
+                  {**good, "extra": 1}, {**good, "board": EMPTY[:5]},
+                  {**good, "board": EMPTY[:4] + ["...R...", "...y..."]},
                   data(*EMPTY[:4], "...y...", "......."),  # a floating disc
                   data(*EMPTY[:5], "yy.y..."),  # Yellow three ahead
                   data(*EMPTY[:4], "rrrr...", "yyyy..."),  # both have four
@@ -358,7 +359,8 @@ def test_ui_board_words_and_paths():
     assert hole[(4, 3)]["cls"] == "disc red last" and hole[(5, 3)]["cls"] == "disc yellow"
     assert hole[(5, 3)]["letter"] == "Y" and hole[(0, 0)]["cls"] == "empty"
     assert b["columns"][3]["label"] == "Column 3 (bottom to top): Yellow, Red; room for 4; the last disc went here"
-    assert ui.action_path("red", 5) == [{"key": "col:5", "label": "Column 5"}] and ui.action_words("red", 5) == "Column 5"
+    assert ui.action_path("red", 5) == [{"key": "col:5", "label": "Column 5"}]
+    assert ui.action_words("red", 5) == "Column 5"
     won = play(3, 3, 4, 4, 5, 5)
     t = won.apply_action("yellow", 6)
     wb = ui.board(won.to_json(), last={"number": t.number, "actions": t.actions, "events": t.events})

@@ -110,8 +110,7 @@ def _column(cell: int) -> int:
 
 def _position(state) -> tuple[int, int, int]:
     """(cur, mask, moves) of an engine state."""
-    mover = state.turn & 1
-    return state.bits[mover], state.bits[0] | state.bits[1], state.turn
+    return state.bits[state.to_move()], state.bits[0] | state.bits[1], state.turn
 
 
 def evaluate(state, seat) -> float:
@@ -129,7 +128,7 @@ def evaluate(state, seat) -> float:
         value = -WIN_NOW
     else:
         value = static(cur, mask, moves, opp_threats)
-    return float(value if state.turn & 1 == p else -value)
+    return float(value if state.to_move() == p else -value)
 
 
 class _Timeout(Exception):

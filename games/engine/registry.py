@@ -18,6 +18,8 @@ PACKAGES = (
     "games.ropasci360",
     "games.expendibots",
     "games.cyclotron",
+    "games.tic_tac_toe",
+    "games.connect_four",
 )
 
 _modules: dict[str, ModuleType] | None = None

@@ -122,8 +122,7 @@ def evaluate(state, seat) -> float:
         winners = res.winners
         return 0.0 if not winners else WIN if winners == [("black", "white")[p]] else -WIN
     own, opp = state.discs[p], state.discs[1 - p]
-    v = heuristic(own, opp)
-    return v if state.to_move == p else -heuristic(opp, own)
+    return heuristic(own, opp) if state.to_move == p else -heuristic(opp, own)
 
 
 def _final(own: int, opp: int) -> int:

@@ -126,6 +126,7 @@ def _other(side: str) -> str:
 class UI(GameUI):
     board_template = "ropasci360/_board.html"
     stylesheet = "ropasci360/board.css"
+    event_icon = "⚔"
     legend = "Upper: solid, capital letters · Lower: hatched, small letters · ● rock ■ paper ▲ scissors · a number counts stacked tokens"
     hint = ("Click one of your tokens to see where it can slide or swing, or pick a symbol to throw and click a "
             "highlighted hex. Then confirm.")

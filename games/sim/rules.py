@@ -145,7 +145,7 @@ class Sim(Game):
             to_move = data["to_move"]
             mover = seats.index(to_move) if to_move is not None else 0
             state = SimState(self, masks, out_idx, mover, turn)
-            if state.is_terminal() != (to_move is None) or mover in out_idx:
+            if state.is_terminal() != (to_move is None) or (to_move is not None and mover in out_idx):
                 raise ValueError("to_move must name a seat still in while the game goes on, else be null")
             if data["result"] != state.to_json()["result"]:
                 raise ValueError("the result does not match the position")

@@ -106,7 +106,8 @@ class UI(GameUI):
         for t in obs.get("triangles") or []:
             a, b, c = t["nodes"]
             losing |= {(a, b), (a, c), (b, c)}
-            triangles.append({"seat": t["seat"], "points": " ".join(f"{xy[k][0]:.1f},{xy[k][1]:.1f}" for k in (a, b, c)),
+            points = " ".join(f"{xy[k][0]:.1f},{xy[k][1]:.1f}" for k in (a, b, c))
+            triangles.append({"seat": t["seat"], "points": points,
                               "label": f"{self.seat_name(t['seat'])}'s losing triangle {a}-{b}-{c}"})
         last_edge = None
         for action in ((last or {}).get("actions") or {}).values():
