@@ -328,3 +328,35 @@ def test_importlog_refuses_unreadable_files(tmp_path, content, message):
 def test_importlog_missing_file(tmp_path):
     with pytest.raises(CommandError, match="cannot read"):
         call_command("importlog", str(tmp_path / "nope.txt"), stdout=io.StringIO())
+
+
+# --- Expendibots: the course's 2020 referee logs, both ways -------------------------------------------------
+
+@pytest.mark.django_db
+def test_an_expendibots_log_imports_through_the_page_and_the_command_and_exports_again(client, monkeypatch):
+    from django.urls import reverse
+
+    from games.engine import load_game
+    from games.engine.history import fold
+    from games.expendibots import logs as expendibots_logs
+    from tests.test_expendibots_rules import REAL_STYLE_LOG
+
+    response = client.post(reverse("import_log"), {"text": REAL_STYLE_LOG, "upper": "Ada", "lower": "Bo"})
+    assert response.status_code == 302, response.content.decode()[:500]
+    game = Game.objects.get(pk=response["Location"].rstrip("/").split("/")[-2])
+    assert game.kind == "expendibots" and game.source == Game.Source.IMPORTED
+    assert game.result == "winner: white" and game.outcome["winners"] == ["white"] and game.turn == 6
+    assert {s.side: s.display_name for s in game.seats.all()} == {"white": "Ada", "black": "Bo"}
+    # Exported: the same turns in the referee's words, with the result line.
+    exported = client.get(reverse("log_txt", args=[game.id])).content.decode()
+    again = expendibots_logs.parse(exported)
+    assert again.turns == expendibots_logs.parse(REAL_STYLE_LOG).turns and again.result == "winner: white"
+    assert "[white] - MOVE 1 from (3, 1) to (3, 2)." in exported and "[black] - BOOM at (0, 7)." in exported
+    records = [t.actions for t in game.turns.order_by("number")]
+    assert fold(load_game("expendibots"), records).to_json() == game.state
+    # The command line reads the same format from standard input.
+    out = io.StringIO()
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(REAL_STYLE_LOG.encode())))
+    call_command("importlog", "-", stdout=out)
+    imported = Game.objects.get(pk=LAST_LINE.match(out.getvalue().strip().splitlines()[-1])["id"])
+    assert imported.kind == "expendibots" and imported.result == "winner: white"

@@ -234,6 +234,7 @@ def test_perfect_plays_the_maxn_move_everywhere(extra):
 def test_perfect_respects_the_clock():
     game = make_game(heaps=6, size=10)
     bots._MEMO.clear()
+    bots._CHANCE.clear()
     bot = bots.BOTS["perfect"](game, "p0", seed=3, seconds=0.0)
     s = game.new_initial_state()
     assert bot.choose(s) in s.legal_actions("p0")  # out of time at once: greedy's move
@@ -253,6 +254,16 @@ def test_bots_legal_and_leave_the_state_alone(level):
             a = factory(game, seat, seed=seed, seconds=0.2).choose(s)
             assert snapshot(s) == before and a in s.legal_actions(seat)
             s.apply_action(seat, a)
+
+
+def test_perfect_prefers_the_move_that_leaves_most_room_for_mistakes():
+    # Heaps 3 and 3, p0 to move: every move is lost under max^n (own return 0). The model's tie-break would take
+    # 2 (leaving 1 and 3); emptying a heap leaves p0 a half chance if the others then play at random.
+    solver = bots.Solver(False, float("inf"))
+    s = GAME.state_from_json({"turn": 3, "heaps": [3, 3, 0], "to_move": "p0", "result": None})
+    assert all(solver.rank(bots.after(s.heaps, h, c))[0] == 0 for h, c in s.legal_actions("p0"))
+    assert solver.chance((1, 3))[2] == pytest.approx(1 / 3) and solver.chance((3,))[2] == 0.5
+    assert bots.BOTS["perfect"](GAME, "p0").choose(s) == (0, 3)
 
 
 def test_greedy_avoids_taking_the_last_item():

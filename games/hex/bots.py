@@ -79,7 +79,7 @@ def winning_cells(t: _Tables, board: list, p: int) -> list[int]:
     group = {}  # stone -> its group's rim flags (1 first rim, 2 second), shared through a one-item list
     for i, v in enumerate(board):
         if v == p and i not in group:
-            members, todo, f = [i], [i], [0]
+            todo, f = [i], [0]
             group[i] = f
             while todo:
                 k = todo.pop()
@@ -87,7 +87,6 @@ def winning_cells(t: _Tables, board: list, p: int) -> list[int]:
                 for j in nbrs[k]:
                     if board[j] == p and j not in group:
                         group[j] = f
-                        members.append(j)
                         todo.append(j)
     out = []
     for i, v in enumerate(board):

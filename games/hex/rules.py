@@ -21,7 +21,6 @@ SIDE_INDEX = {"black": 0, "white": 1}
 LETTERS = ("B", "W")
 STEPS = ((-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0))  # the six neighbours of (r, c), as offsets
 RESULTS = tuple(Result.shared(SIDES, [side], f"winner: {side}") for side in SIDES)
-RIM_WORDS = ("the top and bottom rows", "the left and right columns")
 
 _TEXT_CELL = re.compile(r"\s*\(?\s*(-?\d{1,3})\s*,\s*(-?\d{1,3})\s*\)?\s*")
 

@@ -6,10 +6,10 @@ Click input: a move is one click, ``{"key": "cell:R,C", "label": "(R, C)"}``; ev
 
 ``board(...)`` returns (for the template): ``turn``, ``flipped``, ``view_box``, ``size``, ``radius`` (of a
 stone), ``cells`` (dicts: ``row``, ``col``, ``key``, ``points`` (the hexagon), ``cx``, ``cy``, ``cls``,
-``label``, ``stone`` ("black", "white" or None), ``last`` and ``mark`` (a diamond drawn on the last stone)), ``rims`` (edge segments ``x1 y1 x2 y2`` with
-``side``: the outer edges of the border hexagons, Black's along the top and bottom rows, White's along the
-left and right columns), ``rim_labels``, ``chain`` (the winning chain's centres as SVG points, or "") and
-``winner``.
+``label``, ``stone`` ("black", "white" or None), ``last``, ``mark`` (the diamond drawn on the last stone)),
+``rims`` (edge segments ``x1 y1 x2 y2`` with ``side``: the outer edges of the border hexagons, Black's along
+the top and bottom rows, White's along the left and right columns), ``rim_labels``, ``chain`` (the winning
+chain's centres as SVG points, or "") and ``winner``.
 """
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ STONE = {"B": "black", "W": "white"}
 # EDGE_STEP[k] (a pointy-top hexagon at x = (col + row / 2) * W, y = row * 1.5 * R).
 CORNERS = tuple((math.cos(math.radians(a)), math.sin(math.radians(a))) for a in (-90, -30, 30, 90, 150, 210))
 EDGE_STEP = ((-1, 1), (0, 1), (1, 0), (1, -1), (0, -1), (-1, 0))
+DIAMOND = ((0, -6), (6, 0), (0, 6), (-6, 0))  # the last stone's mark, around its centre
 
 
 def _text(sq) -> str:
@@ -100,7 +101,7 @@ class UI(GameUI):
                 cells.append({"row": r, "col": c, "key": f"cell:{r},{c}", "cx": f"{cx:.1f}", "cy": f"{cy:.1f}",
                               "points": " ".join(f"{x:.1f},{y:.1f}" for x, y in corners), "cls": " ".join(cls),
                               "label": f"{_text((r, c))}: {words}", "stone": stone, "last": (r, c) == placed,
-                              "mark": f"{cx:.1f},{cy - 6:.1f} {cx + 6:.1f},{cy:.1f} {cx:.1f},{cy + 6:.1f} {cx - 6:.1f},{cy:.1f}"})
+                              "mark": " ".join(f"{cx + dx:.1f},{cy + dy:.1f}" for dx, dy in DIAMOND)})
                 for k, (dr, dc) in enumerate(EDGE_STEP):
                     off_row, off_col = not 0 <= r + dr < n, not 0 <= c + dc < n
                     if off_row != off_col:  # off the board one way only: a black (row) or white (column) rim

@@ -202,6 +202,8 @@ class OthelloBot(Bot):
         return best
 
     def _root(self, own, opp, moves, depth):
+        """(value, square) of one depth: the first move with a full window, the rest with null windows
+        (re-searched when they beat it)."""
         alpha, best = -float("inf"), moves[0]
         for k, i in enumerate(moves):
             f = flips(own, opp, i)
