@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import re
 import socket
 import threading
 from urllib.parse import urlsplit
@@ -159,3 +160,23 @@ def test_a_move_is_stored_and_answered_when_the_channel_layer_fails(failure):
     finally:
         if hole:
             hole.close()
+
+
+def test_the_hosted_defaults_are_safe(tmp_path):
+    """``make run`` serves with DEBUG off: short error pages without code or settings, the admin and its static
+    files through WhiteNoise, and only the allowed host names."""
+    key_file = tmp_path / "secret"
+    with LiveServer(env={"DEBUG": "", "SECRET_KEY_FILE": str(key_file)}) as server:
+        _check_safe_defaults(server)
+    assert key_file.stat().st_mode & 0o777 == 0o600 and len(key_file.read_text().strip()) >= 50
+
+
+def _check_safe_defaults(server):
+    status, body = raw(server.url, "GET", "/games/no-such-game/replay?turn=1")
+    assert status == 404 and len(body) < 20_000 and "Traceback" not in body and "SECRET_KEY" not in body
+    status, body = raw(server.url, "GET", "/admin/login/")
+    assert status == 200
+    css = re.findall(r'href="([^"]+\.css)"', body)
+    assert css and all(raw(server.url, "GET", href)[0] == 200 for href in css), css
+    status, body = raw(server.url, "GET", "/", headers={"Host": "evil.example"})
+    assert status == 400 and "Traceback" not in body
