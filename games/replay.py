@@ -260,6 +260,7 @@ def _viewer_context(request, game: Game, *, embed: bool) -> dict:
     live = game.status in (Game.Status.WAITING, Game.Status.ACTIVE)
     return {
         "game": game, "ui": ui, "title": ui.game.info.title, "names": names, "n": n, "total": game.turn,
+        "players_title": " vs ".join(names[s] for s in ui.game.info.players),
         "live": live, "embed": embed,
         "pos": position(game, n, states[n], turns[n - 1] if n else None, names, flipped=flipped,
                         before=states[n - 1] if n else None),
