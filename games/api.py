@@ -14,7 +14,6 @@ from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.http import HttpResponse, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from . import broadcast, gamelog, safejson, services
 from .models import Game
@@ -27,6 +26,32 @@ MAX_BODY = safejson.MAX_BYTES
 
 def error(status: int, message: str) -> JsonResponse:
     return JsonResponse({"error": message}, status=status)
+
+
+def allow(*methods: str):
+    """Only ``methods`` (HEAD with GET); any other gets a 405 JSON error with ``Allow``, never CSRF's HTML
+    page: the API authenticates by seat token, not by cookie, so it needs no CSRF check."""
+    allowed = set(methods) | ({"HEAD"} if "GET" in methods else set())
+
+    def refuse(request):
+        response = error(405, f"{request.method} is not allowed here; use {' or '.join(sorted(allowed))}")
+        response["Allow"] = ", ".join(sorted(allowed))
+        return response
+
+    def decorate(view):
+        if asyncio.iscoroutinefunction(view):
+            async def checked(request, *args, **kwargs):
+                if request.method not in allowed:
+                    return refuse(request)
+                return await view(request, *args, **kwargs)
+        else:
+            def checked(request, *args, **kwargs):
+                if request.method not in allowed:
+                    return refuse(request)
+                return view(request, *args, **kwargs)
+        checked.__name__, checked.__doc__ = view.__name__, view.__doc__
+        return csrf_exempt(checked)
+    return decorate
 
 
 def read_json(request):
@@ -91,8 +116,7 @@ def absolute(request, path: str) -> str:
     return request.build_absolute_uri(path) if request is not None else path
 
 
-@csrf_exempt
-@require_POST
+@allow("POST")
 def create(request):
     try:
         data = read_json(request)
@@ -117,7 +141,7 @@ def _load_payload(game_id: str, request) -> dict:
     return game_payload(game, request, seat)
 
 
-@require_http_methods(["GET", "HEAD"])
+@allow("GET")
 async def detail(request, game_id: str):
     """The game; with ``?wait_turn=N``, held (up to 30 s) until N turns have resolved or the game ended.
     With ``Authorization: Seat <token>`` it is that seat's view (with its legal actions when it is to act)."""
@@ -180,8 +204,7 @@ async def wait_for_turn(game_id: str, target: int, request, timeout: float = WAI
                 pass
 
 
-@csrf_exempt
-@require_POST
+@allow("POST")
 def actions(request, game_id: str):
     """Submit a seat's action: 202 accepted (waiting for the other seat), 200 when it resolved the turn."""
     try:
@@ -201,8 +224,7 @@ def actions(request, game_id: str):
     return JsonResponse(body, status=200 if resolved else 202)
 
 
-@csrf_exempt
-@require_POST
+@allow("POST")
 def resign(request, game_id: str):
     token = seat_token(request)
     try:
@@ -212,7 +234,7 @@ def resign(request, game_id: str):
     return JsonResponse(game_payload(game, request, services.seat_for_token(game, token).side))
 
 
-@require_GET
+@allow("GET")
 def log_txt(request, game_id: str):
     """The game in its log format (a COMP30024 referee log where the game has one), for everyone: only
     what a spectator may see."""

@@ -210,17 +210,20 @@ def submit_action(game_id: str, token: str | None, turn, action) -> tuple[Game, 
     with transaction.atomic():
         game = get_game(game_id, lock=True)
         seat = seat_for_token(game, token)
-        return _submit(game, seat.side, turn, action)
+        if not _expire_if_late(game):
+            return _submit(game, seat.side, turn, action)
+    raise Conflict(f"the game is over ({game.result}): the turn clock ran out")  # the timeout is committed
 
 
 def submit_bot_action(game_id: str, side: str, turn: int, action) -> tuple[Game, bool]:
     with transaction.atomic():
         game = get_game(game_id, lock=True)
-        return _submit(game, side, turn, action)
+        if not _expire_if_late(game):
+            return _submit(game, side, turn, action)
+    raise Conflict(f"the game is over ({game.result}): the turn clock ran out")
 
 
 def _submit(game: Game, side: str, turn, action) -> tuple[Game, bool]:
-    _expire_if_late(game)
     if game.is_over:
         raise Conflict(f"the game is over ({game.result or game.status})")
     if game.status != Game.Status.ACTIVE:

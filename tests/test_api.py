@@ -157,6 +157,17 @@ def test_timeout_loses_for_the_late_seat(client):
     assert act(client, g, "lower", 1, ["THROW", "r", [-4, 0]]).status_code == 409
 
 
+def test_a_late_move_commits_the_timeout_before_it_is_refused(client):
+    g = post(client, "/api/games", {"players": {"upper": "human", "lower": "human"}, "turn_seconds": 30}).json()
+    assert act(client, g, "upper", 1, ["THROW", "r", [4, 0]]).status_code == 202
+    Game.objects.filter(pk=g["id"]).update(turn_started=timezone.now() - timedelta(seconds=31))
+    r = act(client, g, "lower", 1, ["THROW", "r", [-4, 0]])  # nobody looked at the game since the deadline
+    assert r.status_code == 409 and "turn clock ran out" in r.json()["error"]
+    game = Game.objects.get(pk=g["id"])
+    assert game.status == Game.Status.FINISHED and game.ending == "timeout" and game.result == "winner: upper"
+    assert not Turn.objects.filter(game=game).exists()
+
+
 def test_abort(client, game):
     services.abort(game["id"])
     detail = client.get(f"/api/games/{game['id']}").json()

@@ -180,3 +180,15 @@ def _check_safe_defaults(server):
     assert css and all(raw(server.url, "GET", href)[0] == 200 for href in css), css
     status, body = raw(server.url, "GET", "/", headers={"Host": "evil.example"})
     assert status == 400 and "Traceback" not in body
+
+
+@pytest.mark.parametrize("method,path", [
+    ("POST", "/api/games/{id}"), ("PUT", "/api/games/{id}"), ("DELETE", "/api/games/{id}"),
+    ("GET", "/api/games/{id}/actions"), ("PATCH", "/api/games/{id}/actions"), ("DELETE", "/api/games"),
+    ("POST", "/api/games/{id}/log.txt"), ("GET", "/api/games/{id}/resign"),
+])
+def test_wrong_methods_on_the_api_get_a_405_in_json(server, method, path):
+    status, game = api_call(server.url, "/api/games",
+                            {"game": "tic_tac_toe", "players": {"x": "human", "o": "human"}})
+    status, body = raw(server.url, method, path.format(id=game["id"]), b"{}")
+    assert status == 405 and "is not allowed here" in json.loads(body)["error"], (status, body[:200])

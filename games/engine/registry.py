@@ -20,6 +20,8 @@ PACKAGES = (
     "games.cyclotron",
     "games.tic_tac_toe",
     "games.connect_four",
+    "games.othello",
+    "games.hex",
 )
 
 _modules: dict[str, ModuleType] | None = None

@@ -45,7 +45,7 @@ class UI(GameUI):
     def seat_name(self, seat: str) -> str:
         return TITLES.get(seat, seat.title())
 
-    def action_words(self, seat: str, action) -> str:
+    def action_words(self, seat: str, action, observation=None) -> str:
         return f"Stone on {_text(self.game.action_from_json(action, seat))}"
 
     def event_words(self, event) -> str:

@@ -34,7 +34,7 @@ class UI(GameUI):
     def seat_name(self, seat: str) -> str:
         return seat.title()
 
-    def action_words(self, seat: str, action) -> str:
+    def action_words(self, seat: str, action, observation=None) -> str:
         h, c = self.game.action_from_json(action, seat)
         return f"Take {c} from heap {h}"
 
@@ -96,7 +96,7 @@ class UI(GameUI):
         h, c = self.game.action_from_json(action, seat)
         return [{"key": f"take:{h},{c}", "label": f"Take {c} from heap {h}"}]
 
-    def action_group(self, seat: str, action) -> str:
+    def action_group(self, seat: str, action, observation=None) -> str:
         return f"Heap {self.game.action_from_json(action, seat)[0]}"
 
     # --- the lobby ---------------------------------------------------------------------------------

@@ -21,7 +21,7 @@ class Nim3P(Nim):
         self.params = {"heaps": heaps, "size": size, "extra_rule": extra_rule}
         self.heaps, self.size, self.extra_rule = heaps, size, extra_rule
         self.max_take = size  # GBG: "Max Minus" is always the heap size, i.e. no limit but the heap
-        self.info = GameInfo(name="nim3p", title="Nim for three", players=SEATS, simultaneous=False,
+        self.info = GameInfo(name="nim3p", title="Nim3P", players=SEATS, simultaneous=False,
                              max_turns=heaps * size)
         self._results = tuple(self._result_after(last) for last in range(3))
 

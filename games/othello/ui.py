@@ -50,7 +50,7 @@ class UI(GameUI):
     def seat_name(self, seat: str) -> str:
         return TITLES.get(seat, seat.title())
 
-    def action_words(self, seat: str, action) -> str:
+    def action_words(self, seat: str, action, observation=None) -> str:
         move = self.game.action_from_json(action, seat)
         return "Pass" if move == PASS else f"Place on {_text(move)}"
 
@@ -142,5 +142,5 @@ class UI(GameUI):
             return [{"key": "pass", "label": "Pass"}]
         return [{"key": f"cell:{int(action[0])},{int(action[1])}", "label": _text(action)}]
 
-    def action_group(self, seat: str, action) -> str:
+    def action_group(self, seat: str, action, observation=None) -> str:
         return "Pass" if action == PASS else "Placements"

@@ -39,7 +39,7 @@ class UI(GameUI):
     def seat_name(self, seat: str) -> str:
         return seat.title()
 
-    def action_words(self, seat: str, action) -> str:
+    def action_words(self, seat: str, action, observation=None) -> str:
         i, j = self.game.action_from_json(action, seat)
         return f"Edge {_edge_text(i, j)}"
 
@@ -154,7 +154,7 @@ class UI(GameUI):
         i, j = self.game.action_from_json(action, seat)
         return [{"key": f"edge:{i},{j}", "label": f"Edge {_edge_text(i, j)}"}]
 
-    def action_group(self, seat: str, action) -> str:
+    def action_group(self, seat: str, action, observation=None) -> str:
         return f"From node {self.game.action_from_json(action, seat)[0]}"
 
     # --- the lobby ---------------------------------------------------------------------------------
