@@ -6,7 +6,7 @@ count]``; text ``heap:count`` (``0:2``). The seats move strictly in turn, so the
 ``turn % seats``; a state is its heaps and turn number (the result follows from them).
 
 Nim3P (``games.nim3p``) is the same game for three seats with another limit and result: it subclasses
-``Nim`` and overrides ``limit``, ``outcome`` and ``end_events``.
+``Nim``, overrides ``limit`` and ``end_events`` and builds its own ``_results`` (one per last taker).
 """
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ class Nim(Game):
         self.info = GameInfo(name="nim", title="Nim", players=SEATS, simultaneous=False, max_turns=heaps * size)
         self._results = tuple(Result.shared(SEATS, [s], f"winner: {s}") for s in SEATS)
 
-    # --- what Nim3P overrides -------------------------------------------------------------------------
+    # --- what Nim3P changes ---------------------------------------------------------------------------
     def limit(self, items: int) -> int:
         """The most one move may take from a heap of ``items``."""
         return min(self.max_take, items)
