@@ -25,6 +25,12 @@ from games.engine import IllegalAction, load_game, registered_names
 from games.engine.history import fold, replay_checked
 
 GAMES = registered_names()
+# Besides each game's defaults, parameters that change its shape (seats, board size, rules).
+VARIANTS = [("hex", {"size": 5}), ("sim", {"players": 3, "coalition": "1-2"}), ("sim", {"players": 3}),
+            ("nim", {"heaps": 4, "size": 7, "max_take": 2}), ("nim3p", {"extra_rule": True})]
+CASES = [pytest.param(name, {}, id=name) for name in GAMES] + [
+    pytest.param(name, params, id=name + "-" + "-".join(f"{k}={v}" for k, v in params.items()))
+    for name, params in VARIANTS if name in GAMES]
 MAX_TURNS = 2000  # a random playout longer than this is a bug (every game here has a turn limit)
 
 json_values = st.recursive(
@@ -66,9 +72,9 @@ def sample(items, k, seed=0):
 
 # --- the engine -------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("name", GAMES)
-def test_declared_metadata(name):
-    game = load_game(name)
+@pytest.mark.parametrize("name,params", CASES)
+def test_declared_metadata(name, params):
+    game = load_game(name, **params)
     info = game.info
     assert info.name == name and info.title
     assert 1 <= len(info.players) <= 10 and len(set(info.players)) == len(info.players)
@@ -76,13 +82,14 @@ def test_declared_metadata(name):
     assert isinstance(dict(game.params), dict)
     json.dumps(dict(game.params))
     assert load_game(name, **dict(game.params)).params == game.params
+    assert all(game.params[k] == v for k, v in params.items())
 
 
-@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("name,params", CASES)
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=json_values)
-def test_action_from_json_is_total(name, data):
-    game = load_game(name)
+def test_action_from_json_is_total(name, params, data):
+    game = load_game(name, **params)
     for seat in (*game.info.players, None):
         try:
             action = game.action_from_json(data, seat)
@@ -93,9 +100,9 @@ def test_action_from_json_is_total(name, data):
         assert game.action_from_json(game.action_to_json(action), seat) == action
 
 
-@pytest.mark.parametrize("name", GAMES)
-def test_random_playouts_end_with_a_well_formed_result(name):
-    game = load_game(name)
+@pytest.mark.parametrize("name,params", CASES)
+def test_random_playouts_end_with_a_well_formed_result(name, params):
+    game = load_game(name, **params)
     for seed in range(3):
         _, joints, state = playout(game, seed)
         assert state.is_terminal(), f"seed {seed}: no end after {len(joints)} turns"
@@ -111,9 +118,9 @@ def test_random_playouts_end_with_a_well_formed_result(name):
         assert set(result.winners) <= set(game.info.players)
 
 
-@pytest.mark.parametrize("name", GAMES)
-def test_positions_round_trip_and_clones_are_independent(name):
-    game = load_game(name)
+@pytest.mark.parametrize("name,params", CASES)
+def test_positions_round_trip_and_clones_are_independent(name, params):
+    game = load_game(name, **params)
     before, joints, final = playout(game, seed=7)
     for state, joint in sample(list(zip(before, joints)), 40):
         data = state.to_json()
@@ -134,9 +141,9 @@ def test_positions_round_trip_and_clones_are_independent(name):
     assert game.state_from_json(final.to_json()).to_json() == final.to_json()
 
 
-@pytest.mark.parametrize("name", GAMES)
-def test_illegal_and_malformed_actions_change_nothing(name):
-    game = load_game(name)
+@pytest.mark.parametrize("name,params", CASES)
+def test_illegal_and_malformed_actions_change_nothing(name, params):
+    game = load_game(name, **params)
     before, joints, _ = playout(game, seed=3)
     others = [a for j in joints for s, a in j.items() if s != "chance"]
     for state in sample(before, 25, seed=1):
@@ -161,9 +168,9 @@ def test_illegal_and_malformed_actions_change_nothing(name):
         assert state.to_json() == data
 
 
-@pytest.mark.parametrize("name", GAMES)
-def test_actions_round_trip_through_json_and_text(name):
-    game = load_game(name)
+@pytest.mark.parametrize("name,params", CASES)
+def test_actions_round_trip_through_json_and_text(name, params):
+    game = load_game(name, **params)
     before, _, _ = playout(game, seed=5)
     for state in sample(before, 20):
         for seat in state.players_to_act():
@@ -174,9 +181,9 @@ def test_actions_round_trip_through_json_and_text(name):
                 assert game.action_from_text(game.action_to_text(action), seat) == action
 
 
-@pytest.mark.parametrize("name", GAMES)
-def test_the_fold_of_the_log_rebuilds_the_game(name):
-    game = load_game(name)
+@pytest.mark.parametrize("name,params", CASES)
+def test_the_fold_of_the_log_rebuilds_the_game(name, params):
+    game = load_game(name, **params)
     _, joints, final = playout(game, seed=11)
     records = [{k: (v if k == "chance" else game.action_to_json(v)) for k, v in j.items()} for j in joints]
     replay = replay_checked(game, joints)
@@ -186,9 +193,9 @@ def test_the_fold_of_the_log_rebuilds_the_game(name):
     assert fold(game, records).to_json() == final.to_json()
 
 
-@pytest.mark.parametrize("name", GAMES)
-def test_observations_are_json_and_whole_in_perfect_information_games(name):
-    game = load_game(name)
+@pytest.mark.parametrize("name,params", CASES)
+def test_observations_are_json_and_whole_in_perfect_information_games(name, params):
+    game = load_game(name, **params)
     before, _, final = playout(game, seed=13)
     for state in sample(before, 10) + [final]:
         for seat in (*game.info.players, None):
@@ -198,9 +205,9 @@ def test_observations_are_json_and_whole_in_perfect_information_games(name):
                 assert observation == state.to_json()
 
 
-@pytest.mark.parametrize("name", GAMES)
-def test_random_bot_plays_every_seat_to_the_end(name):
-    game = load_game(name)
+@pytest.mark.parametrize("name,params", CASES)
+def test_random_bot_plays_every_seat_to_the_end(name, params):
+    game = load_game(name, **params)
     state = game.new_initial_state()
     bots = {seat: make_bot("random", game, seat, seed=i) for i, seat in enumerate(game.info.players)}
     for _ in range(MAX_TURNS):
@@ -238,8 +245,8 @@ def check_click_paths(ui, state, side, html: str) -> None:
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("name", GAMES)
-def test_through_the_site_a_game_is_played_rendered_replayed_exported_and_inspected(name, admin_client):
+@pytest.mark.parametrize("name,params", CASES)
+def test_through_the_site_a_game_is_played_rendered_replayed_exported_and_inspected(name, params, admin_client):
     from django.test import Client
     from django.urls import reverse
 
@@ -247,9 +254,9 @@ def test_through_the_site_a_game_is_played_rendered_replayed_exported_and_inspec
     from games.models import Game
     from games.ui import ui_for
 
-    eg = load_game(name)
+    eg = load_game(name, **params)
     ui = ui_for(eg)
-    created = services.create_game(name, {seat: "human" for seat in eg.info.players})
+    created = services.create_game(name, {seat: "human" for seat in eg.info.players}, params=params)
     game_id, tokens = created.game.id, created.tokens
     clients = {side: seat_client(game_id, side, token) for side, token in tokens.items()}
     bots = {seat: make_bot("random", eg, seat, seed=i) for i, seat in enumerate(eg.info.players)}

@@ -22,6 +22,9 @@ PACKAGES = (
     "games.connect_four",
     "games.othello",
     "games.hex",
+    "games.nim",
+    "games.nim3p",
+    "games.sim",
 )
 
 _modules: dict[str, ModuleType] | None = None

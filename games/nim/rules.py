@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Mapping
 
-from games.engine.api import Game, GameInfo, IllegalAction, Result, State, Turn
+from games.engine.api import Game, GameInfo, IllegalAction, Result, State, Turn, short_repr
 
 SEATS = ("black", "white")
 
@@ -144,7 +144,7 @@ class NimState(State):
             raise IllegalAction(player, action, f"it is {seats[self.mover]}'s turn")
         h, c = parse_action(player, action)
         if not 0 <= h < len(self.heaps):
-            raise IllegalAction(player, action, f"there is no heap {h} (heaps are numbered 0 to "
+            raise IllegalAction(player, action, f"there is no heap {short_repr(h)} (heaps are numbered 0 to "
                                                 f"{len(self.heaps) - 1})")
         items = self.heaps[h]
         if c < 1:

@@ -1,0 +1,69 @@
+"""The 2048 strong bot over whole games: average score, how often it reaches 2048 and 4096, the best tiles.
+
+Each game is seeded (game k uses seed ``--seed + k``); new tiles are drawn from the state's chance outcomes
+with their probabilities, as the server does. Games run in ``--jobs`` processes.
+
+    python benchmarks/g2048.py --games 10 --seconds 0.1 --jobs 2
+    python benchmarks/g2048.py --games 100 --seconds 1 --jobs 2     # the full measurement (many hours)
+"""
+from __future__ import annotations
+
+import argparse
+import collections
+import os
+import random
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from games.g2048 import make_game  # noqa: E402
+from games.g2048.bots import StrongBot  # noqa: E402
+
+
+def play(seed: int, seconds: float) -> dict:
+    """One game of the strong bot: its score, best tile, moves and average search depth."""
+    game = make_game()
+    rng = random.Random(seed)
+    bot = StrongBot(game, "player", seed=seed, seconds=seconds)
+    state = game.new_initial_state()
+    moves = depth = 0
+    started = time.perf_counter()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_chance(rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0])
+        else:
+            state.apply_action("player", bot.choose(state))
+            moves += 1
+            depth += bot.stats["depth"]
+    return {"seed": seed, "score": state.score, "best": state.best_tile(), "moves": moves,
+            "depth": depth / max(moves, 1), "seconds": time.perf_counter() - started}
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=10)
+    parser.add_argument("--seconds", type=float, default=0.1, help="time budget per move")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    seeds = [args.seed + k for k in range(args.games)]
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        results = []
+        for r in pool.map(play, seeds, [args.seconds] * len(seeds)):
+            results.append(r)
+            print(f"game {r['seed']}: score {r['score']}, best tile {r['best']}, {r['moves']} moves, "
+                  f"average depth {r['depth']:.1f}, {r['seconds']:.0f} s", flush=True)
+    n = len(results)
+    print(f"\n{n} games at {args.seconds} s per move")
+    print(f"average score {sum(r['score'] for r in results) / n:.0f}")
+    for tile in (2048, 4096, 8192):
+        print(f"reached {tile}: {100 * sum(r['best'] >= tile for r in results) / n:.0f}%")
+    counts = collections.Counter(r["best"] for r in results)
+    print("best tiles: " + ", ".join(f"{tile}: {counts[tile]}" for tile in sorted(counts)))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,263 @@
+"""2048 bots: ``greedy`` through ``evaluate`` and ``strong``, an expectimax search over bitboards.
+
+* ``evaluate(state, seat)``: the score plus ``EMPTY_BONUS`` per empty cell (for the generic greedy bot, which
+  scores each move's result: points now, then room).
+* ``BOTS = {"strong": StrongBot}``: expectimax. A board is one 64-bit int, 4 bits per cell (the tile's
+  exponent; cell ``(r, c)`` at bit ``16 r + 4 c``, so each row is a 16-bit int). Tables over all 65536 rows
+  give each row's change when moved left or right, the same for a column moved up or down (read from the
+  transposed board, written back spread over the column), the empty cells, and a heuristic per line (row or
+  column): empty cells and possible merges rewarded, lines that are not monotone and many small tiles
+  penalised (the terms and weights of nneonneo's well-known 2048 AI). A board's value is the sum over its
+  four rows and four columns. The search alternates the player's moves (max) and the new tile (the
+  expectation over every empty cell, a 2 with 0.9 and a 4 with 0.1); a branch whose probability falls
+  under ``PROB_CUT`` is scored by the heuristic. Iterative deepening under the time budget: the next depth
+  is started only when the last one's time, times its growth, says it can finish. A transposition table per
+  search keeps chance nodes already valued at that depth. A lost board is worth 0, below any live one.
+
+The bitboard holds exponents up to 15 (32768); the bot's tables never merge two 32768s, and a larger tile
+(not seen in practice) is read as 15. The move chosen is always one of the state's legal moves.
+"""
+from __future__ import annotations
+
+import time
+
+from games.bots import DEFAULT_SECONDS
+from games.bots.base import Bot
+
+from .rules import ACTIONS, CELLS, SEAT
+
+EMPTY_BONUS = 4.0  # evaluate: points a free cell is worth
+
+LINE_BASE = 200000.0  # every line's value starts here, so that live boards are worth more than lost ones (0)
+EMPTY_WEIGHT = 270.0
+MERGE_WEIGHT = 700.0
+MONOTONE_WEIGHT = 47.0
+MONOTONE_POWER = 4.0
+SUM_WEIGHT = 11.0
+SUM_POWER = 3.5
+PROB_CUT = 1e-4  # a chance branch less likely than this is scored by the heuristic
+MAX_DEPTH = 12
+CHECK_EVERY = 0x3FF  # (a mask) chance nodes between clock checks
+ROW = 0xFFFF
+
+
+def evaluate(state, seat) -> float:
+    """The score plus a little for each empty cell (the greedy bot scores every move's result with it)."""
+    return state.score + EMPTY_BONUS * state.cells.count(0)
+
+
+def bitboard(cells) -> int:
+    """The engine's cells (exponents) as a bitboard; a tile above 32768 is read as 32768."""
+    b = 0
+    for i in range(CELLS):
+        b |= min(cells[i], 15) << (4 * i)
+    return b
+
+
+def transpose(b: int) -> int:
+    """The board mirrored on its main diagonal: cell (r, c) to (c, r). Swaps the off-diagonal nibbles of each
+    2x2 block, then the off-diagonal 2x2 blocks."""
+    a = (b & 0xF0F00F0FF0F00F0F) | ((b & 0x0000F0F00000F0F0) << 12) | ((b >> 12) & 0x0000F0F00000F0F0)
+    return (a & 0xFF00FF0000FF00FF) | ((a & 0x00000000FF00FF00) << 24) | ((a >> 24) & 0x00000000FF00FF00)
+
+
+def _line_left(line: list[int]) -> list[int]:
+    """A line of four exponents moved towards index 0 (two 15s do not merge: the board has 4 bits a cell)."""
+    tiles = [e for e in line if e]
+    out = []
+    j = 0
+    while j < len(tiles):
+        if j + 1 < len(tiles) and tiles[j] == tiles[j + 1] and tiles[j] < 15:
+            out.append(tiles[j] + 1)
+            j += 2
+        else:
+            out.append(tiles[j])
+            j += 1
+    return out + [0] * (4 - len(out))
+
+
+def _line_value(line: list[int]) -> float:
+    """The heuristic of one row or column (see the module docstring)."""
+    tiles = [e for e in line if e]
+    merges = sum(1 for x, y in zip(tiles, tiles[1:]) if x == y)
+    up = down = 0.0
+    for x, y in zip(line, line[1:]):
+        if x > y:
+            down += x ** MONOTONE_POWER - y ** MONOTONE_POWER
+        else:
+            up += y ** MONOTONE_POWER - x ** MONOTONE_POWER
+    return (LINE_BASE + EMPTY_WEIGHT * (4 - len(tiles)) + MERGE_WEIGHT * merges - MONOTONE_WEIGHT * min(up, down)
+            - SUM_WEIGHT * sum(e ** SUM_POWER for e in tiles))
+
+
+def _pack(line) -> int:
+    return line[0] | line[1] << 4 | line[2] << 8 | line[3] << 12
+
+
+def _spread(row: int) -> int:
+    """A 16-bit line written down column 0: nibble i to bit 16 i."""
+    return sum(((row >> (4 * i)) & 15) << (16 * i) for i in range(4))
+
+
+class Tables:
+    """Everything the search reads, per 16-bit line (built once per process, ~1 s)."""
+
+    def __init__(self):
+        left, right, up, down, value = [], [], [], [], []
+        empty = [[] for _ in range(4)]  # per row index: the empty cells of the row as bitboard "2" tiles
+        for row in range(1 << 16):
+            line = [(row >> (4 * i)) & 15 for i in range(4)]
+            moved_left = row ^ _pack(_line_left(line))
+            moved_right = row ^ _pack(_line_left(line[::-1])[::-1])
+            left.append(moved_left)
+            right.append(moved_right)
+            up.append(_spread(moved_left))
+            down.append(_spread(moved_right))
+            value.append(_line_value(line))
+            for r in range(4):
+                empty[r].append(tuple(1 << (16 * r + 4 * c) for c in range(4) if not line[c]))
+        self.left, self.right, self.up, self.down, self.value = left, right, up, down, value
+        self.empty = empty
+
+
+_TABLES: Tables | None = None
+
+
+def tables() -> Tables:
+    global _TABLES
+    if _TABLES is None:
+        _TABLES = Tables()
+    return _TABLES
+
+
+class _Timeout(Exception):
+    pass
+
+
+class Expectimax:
+    """One search: ``best(board, depth, deadline)`` -> (value, index into ACTIONS) or raises _Timeout."""
+
+    def __init__(self, t: Tables):
+        self.t = t
+        self.nodes = 0
+        self.depth_cut = False  # some branch was cut by depth (a deeper search may differ)
+
+    def after_moves(self, b: int) -> list[tuple[int, int]]:
+        """(action index, board) for each move that changes ``b``, in ACTIONS order (left, up, right, down)."""
+        t = self.t
+        L, R, U, D = t.left, t.right, t.up, t.down
+        r0, r1, r2, r3 = b & ROW, (b >> 16) & ROW, (b >> 32) & ROW, b >> 48
+        tb = transpose(b)
+        c0, c1, c2, c3 = tb & ROW, (tb >> 16) & ROW, (tb >> 32) & ROW, tb >> 48
+        out = []
+        x = L[r0] | L[r1] << 16 | L[r2] << 32 | L[r3] << 48
+        if x:
+            out.append((0, b ^ x))
+        x = U[c0] | U[c1] << 4 | U[c2] << 8 | U[c3] << 12
+        if x:
+            out.append((1, b ^ x))
+        x = R[r0] | R[r1] << 16 | R[r2] << 32 | R[r3] << 48
+        if x:
+            out.append((2, b ^ x))
+        x = D[c0] | D[c1] << 4 | D[c2] << 8 | D[c3] << 12
+        if x:
+            out.append((3, b ^ x))
+        return out
+
+    def search(self, b: int, depth: int, deadline: float) -> list[tuple[float, int]]:
+        """(value, action index) of every legal move of ``b``, searched to ``depth`` tile layers."""
+        t = self.t
+        V, E0, E1, E2, E3 = t.value, *t.empty
+        after_moves = self.after_moves
+        table: dict[int, tuple[int, float]] = {}
+        clock = time.perf_counter
+
+        def heuristic(a: int) -> float:
+            ta = transpose(a)
+            return (V[a & ROW] + V[(a >> 16) & ROW] + V[(a >> 32) & ROW] + V[a >> 48]
+                    + V[ta & ROW] + V[(ta >> 16) & ROW] + V[(ta >> 32) & ROW] + V[ta >> 48])
+
+        def chance(a: int, d: int, p: float) -> float:
+            if d == 0:
+                self.depth_cut = True
+                return heuristic(a)
+            if p < PROB_CUT:
+                return heuristic(a)
+            hit = table.get(a)
+            if hit is not None and hit[0] >= d:
+                return hit[1]
+            self.nodes += 1
+            if not self.nodes & CHECK_EVERY and clock() > deadline:
+                raise _Timeout
+            cells = E0[a & ROW] + E1[(a >> 16) & ROW] + E2[(a >> 32) & ROW] + E3[a >> 48]
+            n = len(cells)
+            p2, p4 = p * 0.9 / n, p * 0.1 / n
+            d -= 1
+            total = 0.0
+            for two in cells:
+                best = 0.0
+                for _, c in after_moves(a | two):
+                    v = chance(c, d, p2)
+                    if v > best:
+                        best = v
+                total += 0.9 * best
+                best = 0.0
+                for _, c in after_moves(a | two << 1):
+                    v = chance(c, d, p4)
+                    if v > best:
+                        best = v
+                total += 0.1 * best
+            value = total / n
+            table[a] = (d + 1, value)
+            return value
+
+        return [(chance(c, depth, 1.0), k) for k, c in after_moves(b)]
+
+
+class StrongBot(Bot):
+    """Expectimax on bitboards, deepened while the clock allows (see the module docstring)."""
+
+    level = "strong"
+
+    def __init__(self, game, seat, *, seed=None, seconds=None):
+        super().__init__(game, seat, seed=seed, seconds=seconds)
+        self.budget = DEFAULT_SECONDS["strong"] if seconds is None else float(seconds)
+        self.stats: dict = {}
+
+    def choose(self, state):
+        legal = list(state.legal_actions(self.seat))
+        if not legal:
+            raise ValueError(f"{self.seat} has no legal action (to act: {state.players_to_act()})")
+        started = time.perf_counter()
+        self.stats = {"depth": 0, "nodes": 0, "seconds": 0.0}
+        if len(legal) == 1:
+            return legal[0]
+        search = Expectimax(tables())
+        b = bitboard(state.cells)
+        deadline = started + self.budget
+        best = None
+        last_time = growth = None
+        for depth in range(1, MAX_DEPTH + 1):
+            t0 = time.perf_counter()
+            search.depth_cut = False
+            try:
+                scored = search.search(b, depth, deadline)
+            except _Timeout:
+                break
+            took = time.perf_counter() - t0
+            ranked = [(v, k) for v, k in scored if ACTIONS[k] in legal]
+            if ranked:
+                best = ACTIONS[max(ranked, key=lambda vk: (vk[0], -vk[1]))[1]]
+                self.stats["depth"] = depth
+            if not search.depth_cut:
+                break  # every branch ended by probability or loss: deeper is the same search
+            if last_time:
+                growth = max(2.0, took / last_time)
+            last_time = took
+            if time.perf_counter() + took * (growth or 8.0) > deadline:
+                break
+        self.stats.update(nodes=search.nodes, seconds=time.perf_counter() - started)
+        return best if best is not None else legal[0]
+
+
+BOTS = {"strong": StrongBot}
