@@ -100,23 +100,26 @@ def _spread(row: int) -> int:
 
 
 class Tables:
-    """Everything the search reads, per 16-bit line (built once per process, ~1 s)."""
+    """Everything the search reads, per 16-bit line (built once per process, under a second)."""
 
     def __init__(self):
-        left, right, up, down, value = [], [], [], [], []
-        empty = [[] for _ in range(4)]  # per row index: the empty cells of the row as bitboard "2" tiles
+        left, right, left_t, right_t, value = [], [], [], [], []
+        empty = [[] for _ in range(4)]  # per row r: the row's empty cells as (2-tile, the same transposed)
         for row in range(1 << 16):
             line = [(row >> (4 * i)) & 15 for i in range(4)]
             moved_left = row ^ _pack(_line_left(line))
             moved_right = row ^ _pack(_line_left(line[::-1])[::-1])
             left.append(moved_left)
             right.append(moved_right)
-            up.append(_spread(moved_left))
-            down.append(_spread(moved_right))
+            left_t.append(_spread(moved_left))
+            right_t.append(_spread(moved_right))
             value.append(_line_value(line))
             for r in range(4):
-                empty[r].append(tuple(1 << (16 * r + 4 * c) for c in range(4) if not line[c]))
-        self.left, self.right, self.up, self.down, self.value = left, right, up, down, value
+                empty[r].append(tuple((1 << (16 * r + 4 * c), 1 << (16 * c + 4 * r)) for c in range(4) if not line[c]))
+        # A row's change (left, right) and the same change written into the transposed board (left_t, right_t,
+        # to be shifted by 4 * row): a move changes a board and its transpose with the same tables, since
+        # moving up is moving the transpose left.
+        self.left, self.right, self.left_t, self.right_t, self.value = left, right, left_t, right_t, value
         self.empty = empty
 
 
@@ -134,55 +137,68 @@ class _Timeout(Exception):
     pass
 
 
+def after_moves(t: Tables, b: int, tb: int) -> list[tuple[int, int, int]]:
+    """(action index, board, its transpose) for each move that changes ``b`` (``tb`` its transpose), in
+    ACTIONS order (left, up, right, down)."""
+    L, R, Lt, Rt = t.left, t.right, t.left_t, t.right_t
+    r0, r1, r2, r3 = b & ROW, (b >> 16) & ROW, (b >> 32) & ROW, b >> 48
+    c0, c1, c2, c3 = tb & ROW, (tb >> 16) & ROW, (tb >> 32) & ROW, tb >> 48
+    out = []
+    x = L[r0] | L[r1] << 16 | L[r2] << 32 | L[r3] << 48
+    if x:
+        out.append((0, b ^ x, tb ^ (Lt[r0] | Lt[r1] << 4 | Lt[r2] << 8 | Lt[r3] << 12)))
+    x = L[c0] | L[c1] << 16 | L[c2] << 32 | L[c3] << 48
+    if x:
+        out.append((1, b ^ (Lt[c0] | Lt[c1] << 4 | Lt[c2] << 8 | Lt[c3] << 12), tb ^ x))
+    x = R[r0] | R[r1] << 16 | R[r2] << 32 | R[r3] << 48
+    if x:
+        out.append((2, b ^ x, tb ^ (Rt[r0] | Rt[r1] << 4 | Rt[r2] << 8 | Rt[r3] << 12)))
+    x = R[c0] | R[c1] << 16 | R[c2] << 32 | R[c3] << 48
+    if x:
+        out.append((3, b ^ (Rt[c0] | Rt[c1] << 4 | Rt[c2] << 8 | Rt[c3] << 12), tb ^ x))
+    return out
+
+
 class Expectimax:
-    """One search: ``best(board, depth, deadline)`` -> (value, index into ACTIONS) or raises _Timeout."""
+    """One search of one position: ``search(board, depth, deadline)`` (see the module docstring)."""
 
     def __init__(self, t: Tables):
         self.t = t
         self.nodes = 0
         self.depth_cut = False  # some branch was cut by depth (a deeper search may differ)
 
-    def after_moves(self, b: int) -> list[tuple[int, int]]:
-        """(action index, board) for each move that changes ``b``, in ACTIONS order (left, up, right, down)."""
-        t = self.t
-        L, R, U, D = t.left, t.right, t.up, t.down
-        r0, r1, r2, r3 = b & ROW, (b >> 16) & ROW, (b >> 32) & ROW, b >> 48
-        tb = transpose(b)
-        c0, c1, c2, c3 = tb & ROW, (tb >> 16) & ROW, (tb >> 32) & ROW, tb >> 48
-        out = []
-        x = L[r0] | L[r1] << 16 | L[r2] << 32 | L[r3] << 48
-        if x:
-            out.append((0, b ^ x))
-        x = U[c0] | U[c1] << 4 | U[c2] << 8 | U[c3] << 12
-        if x:
-            out.append((1, b ^ x))
-        x = R[r0] | R[r1] << 16 | R[r2] << 32 | R[r3] << 48
-        if x:
-            out.append((2, b ^ x))
-        x = D[c0] | D[c1] << 4 | D[c2] << 8 | D[c3] << 12
-        if x:
-            out.append((3, b ^ x))
-        return out
-
     def search(self, b: int, depth: int, deadline: float) -> list[tuple[float, int]]:
-        """(value, action index) of every legal move of ``b``, searched to ``depth`` tile layers."""
+        """(value, action index) of every move that changes ``b``, searched to ``depth`` tile layers;
+        raises _Timeout at ``deadline``."""
         t = self.t
         V, E0, E1, E2, E3 = t.value, *t.empty
-        after_moves = self.after_moves
         table: dict[int, tuple[int, float]] = {}
         clock = time.perf_counter
 
-        def heuristic(a: int) -> float:
-            ta = transpose(a)
-            return (V[a & ROW] + V[(a >> 16) & ROW] + V[(a >> 32) & ROW] + V[a >> 48]
-                    + V[ta & ROW] + V[(ta >> 16) & ROW] + V[(ta >> 32) & ROW] + V[ta >> 48])
+        def best_leaf(a: int, ta: int) -> float:
+            """The best heuristic value among the moves of ``a`` (0: none, the game is lost)."""
+            best = 0.0
+            for _, c, tc in after_moves(t, a, ta):
+                v = (V[c & ROW] + V[(c >> 16) & ROW] + V[(c >> 32) & ROW] + V[c >> 48]
+                     + V[tc & ROW] + V[(tc >> 16) & ROW] + V[(tc >> 32) & ROW] + V[tc >> 48])
+                if v > best:
+                    best = v
+            return best
 
-        def chance(a: int, d: int, p: float) -> float:
-            if d == 0:
-                self.depth_cut = True
-                return heuristic(a)
-            if p < PROB_CUT:
-                return heuristic(a)
+        def best_move(a: int, ta: int, d: int, p: float) -> float:
+            best = 0.0
+            for _, c, tc in after_moves(t, a, ta):
+                v = chance(c, tc, d, p)
+                if v > best:
+                    best = v
+            return best
+
+        def chance(a: int, ta: int, d: int, p: float) -> float:
+            if d == 0 or p < PROB_CUT:
+                if d == 0:
+                    self.depth_cut = True
+                return (V[a & ROW] + V[(a >> 16) & ROW] + V[(a >> 32) & ROW] + V[a >> 48]
+                        + V[ta & ROW] + V[(ta >> 16) & ROW] + V[(ta >> 32) & ROW] + V[ta >> 48])
             hit = table.get(a)
             if hit is not None and hit[0] >= d:
                 return hit[1]
@@ -192,26 +208,22 @@ class Expectimax:
             cells = E0[a & ROW] + E1[(a >> 16) & ROW] + E2[(a >> 32) & ROW] + E3[a >> 48]
             n = len(cells)
             p2, p4 = p * 0.9 / n, p * 0.1 / n
-            d -= 1
             total = 0.0
-            for two in cells:
-                best = 0.0
-                for _, c in after_moves(a | two):
-                    v = chance(c, d, p2)
-                    if v > best:
-                        best = v
-                total += 0.9 * best
-                best = 0.0
-                for _, c in after_moves(a | two << 1):
-                    v = chance(c, d, p4)
-                    if v > best:
-                        best = v
-                total += 0.1 * best
+            if d == 1 or p2 < PROB_CUT:  # the replies are scored by the heuristic at once
+                self.depth_cut = self.depth_cut or d == 1
+                for two, two_t in cells:
+                    total += 0.9 * best_leaf(a | two, ta | two_t) + 0.1 * best_leaf(a | two << 1, ta | two_t << 1)
+            else:
+                d -= 1
+                for two, two_t in cells:
+                    total += (0.9 * best_move(a | two, ta | two_t, d, p2)
+                              + 0.1 * best_move(a | two << 1, ta | two_t << 1, d, p4))
+                d += 1
             value = total / n
-            table[a] = (d + 1, value)
+            table[a] = (d, value)
             return value
 
-        return [(chance(c, depth, 1.0), k) for k, c in after_moves(b)]
+        return [(chance(c, tc, depth, 1.0), k) for k, c, tc in after_moves(t, b, transpose(b))]
 
 
 class StrongBot(Bot):
