@@ -80,6 +80,17 @@ def click_action(page, entry) -> None:
 
 @pytest.mark.parametrize("name", [n for n in registered_names() if n not in OWN_TESTS])
 def test_a_game_is_played_by_clicking_against_a_bot_and_replayed(page, server, name):
+    try:
+        play_and_replay(page, server, name)
+    except AssertionError:
+        print(server.read_log()[-15000:])  # a lost bot move shows up in the server's log
+        raise
+    except Exception:
+        print(server.read_log()[-15000:])
+        raise
+
+
+def play_and_replay(page, server, name):
     seats = start_from_the_lobby(page, server, name)
     rng = random.Random(name)
     moves = 0

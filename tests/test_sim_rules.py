@@ -387,7 +387,9 @@ def test_board_template_renders_valid_svg():
     picks = [g for g in svg.getElementsByTagName("g") if g.getAttribute("data-pick")]
     assert {g.getAttribute("data-pick") for g in picks} == {f"edge:{i},{j}" for i, j in s.legal_actions("blue")}
     assert all(g.getElementsByTagName("title") and g.getAttribute("aria-label") for g in picks)
-    assert len(svg.getElementsByTagName("polygon")) == 1
+    assert all(len(g.getElementsByTagName("polygon")) == 1 for g in picks)  # each free edge's click band
+    triangles = [p for p in svg.getElementsByTagName("polygon") if p.getAttribute("class") != "hit"]
+    assert len(triangles) == 1
     assert (BASE_DIR / "games/sim/static" / ui.stylesheet).exists()
 
 

@@ -1,7 +1,7 @@
 """The site's adapter for Sim: the complete graph drawn on a circle, coloured edges, words and click input.
 Works from observations (``SimState.to_json``) and canonical JSON actions only.
 
-Click input: every uncoloured edge carries ``data-pick="edge:i,j"`` (with a wide invisible hit stroke); an
+Click input: every uncoloured edge carries ``data-pick="edge:i,j"`` (with an invisible band 14 units wide around it); an
 action is that one step. Coloured edges are told apart by line pattern as well as colour: Black solid, White
 dashed (a light line with a dark casing), Blue dotted. The triangles the seats out lost by are shaded and
 their edges marked; the last move's edge is underlaid with a highlight bar.
@@ -128,7 +128,8 @@ class UI(GameUI):
                 label = (f"Edge {_edge_text(i, j)}: {self.seat_name(seat)} ({PATTERN[seat]})" if seat
                          else f"Edge {_edge_text(i, j)}: uncoloured")
                 edge = {"key": f"edge:{i},{j}", "x1": f"{x1:.1f}", "y1": f"{y1:.1f}", "x2": f"{x2:.1f}",
-                        "y2": f"{y2:.1f}", "seat": seat, "cls": " ".join(cls), "label": label}
+                        "y2": f"{y2:.1f}", "seat": seat, "cls": " ".join(cls), "label": label,
+                        "hit": _band(x1, y1, x2, y2)}
                 (coloured if seat else free).append(edge)
                 if (i, j) == last_edge:
                     last_drawn = edge
@@ -166,3 +167,13 @@ class UI(GameUI):
                       choices=(("none", "None: everyone for themselves"),
                                ("1-2", "White and Blue against Black (3 players only)")),
                       help="With 3 players, White and Blue may share their result")]
+
+
+def _band(x1: float, y1: float, x2: float, y2: float, half: float = 7.0) -> str:
+    """The points of a band ``2 * half`` wide along a segment: an edge's click target with a real area (a
+    line's box is flat when it is level, so some browsers' hit tests and automation would miss it)."""
+    dx, dy = x2 - x1, y2 - y1
+    length = (dx * dx + dy * dy) ** 0.5 or 1.0
+    nx, ny = -dy / length * half, dx / length * half
+    corners = [(x1 + nx, y1 + ny), (x2 + nx, y2 + ny), (x2 - nx, y2 - ny), (x1 - nx, y1 - ny)]
+    return " ".join(f"{x:.1f},{y:.1f}" for x, y in corners)
