@@ -7,7 +7,6 @@ No sleeps: everything waits on the page's state through Playwright.
 """
 from __future__ import annotations
 
-import json
 import random
 import re
 
@@ -25,12 +24,19 @@ LONG_GAMES = {"expendibots": 5, "cyclotron": 5}  # moves before resigning
 OPTIONS = {"hex": {"size": "5"}}  # lobby options set for a shorter game
 MAX_MOVES = 200
 
+# The page's state read in one go (a live swap may land between two separate reads): over, or this
+# player's legal actions once it is to act in the turn the board shows.
 TO_ACT_OR_OVER = """() => {
   const head = document.getElementById('game-head');
-  if (head && head.dataset.status !== 'active') return true;
+  if (head && head.dataset.status !== 'active') return {over: true};
   const el = document.getElementById('legal-actions');
-  if (!el) return false;
-  try { return JSON.parse(el.textContent).length > 0; } catch (e) { return false; }
+  const board = document.getElementById('board');
+  const turn = document.querySelector('#act-form [name=turn]');
+  if (!el || !board || !turn) return false;
+  // The controls and the board are separate fragments: both must show the turn in play.
+  if (parseInt(turn.value, 10) !== parseInt(board.dataset.turn, 10) + 1) return false;
+  try { const entries = JSON.parse(el.textContent); return entries.length ? {entries: entries} : false; }
+  catch (e) { return false; }
 }"""
 
 
@@ -64,8 +70,9 @@ def start_from_the_lobby(page, server, name: str) -> list[str]:
     return seats
 
 
-def click_action(page, entry) -> None:
-    """Choose an action as a person does: each step of its path on the board, or as a button beside it."""
+def click_action(page, entry) -> bool:
+    """Choose an action as a person does: each step of its path on the board, or as a button beside it, and
+    confirm it. False if a live update replaced the controls meanwhile (the turn moved on): look again."""
     for step in entry["path"]:
         key = step["key"].replace('"', '\\"')
         on_board = page.locator(f'#board [data-pick="{key}"]')
@@ -74,8 +81,12 @@ def click_action(page, entry) -> None:
         else:
             page.locator(f'#pick-steps [data-step="{key}"]').click()
     confirm = page.locator("#confirm-btn")
-    expect(confirm).to_be_enabled()
+    try:
+        expect(confirm).to_be_enabled()
+    except AssertionError:
+        return False
     confirm.click()
+    return True
 
 
 @pytest.mark.parametrize("name", [n for n in registered_names() if n not in OWN_TESTS])
@@ -93,10 +104,10 @@ def test_a_game_is_played_by_clicking_against_a_bot_and_replayed(page, server, n
 def play_and_replay(page, server, name):
     seats = start_from_the_lobby(page, server, name)
     rng = random.Random(name)
-    moves = 0
+    moves = stale = 0
     while moves < MAX_MOVES:
-        page.wait_for_function(TO_ACT_OR_OVER, timeout=60_000)
-        if page.locator("#game-head").get_attribute("data-status") != "active":
+        seen = page.wait_for_function(TO_ACT_OR_OVER, timeout=60_000).json_value()
+        if seen.get("over"):
             break
         if moves == 2:
             page.screenshot(path=SHOTS.format(name, "light"), full_page=True)
@@ -104,9 +115,12 @@ def play_and_replay(page, server, name):
             page.once("dialog", lambda dialog: dialog.accept())
             page.get_by_role("button", name="Resign").click()
             break
-        entries = json.loads(page.locator("#legal-actions").text_content())
+        entries = seen["entries"]
         before = board_turn(page)
-        click_action(page, rng.choice(entries))
+        if not click_action(page, rng.choice(entries)):
+            stale += 1
+            assert stale <= 3, "the page kept changing under the player"
+            continue
         expect(page.locator("#board")).not_to_have_attribute("data-turn", str(before))
         moves += 1
     expect(page.locator("#game-head")).to_have_attribute("data-status", "finished")

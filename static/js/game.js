@@ -387,13 +387,28 @@
     if (!document.hidden && unseen) { unseen = false; document.title = baseTitle; }
   });
 
+  /** How far along the game a live fragment is: [resolved turns, 1 once over], or null if it does not say. */
+  function progress(el) {
+    var t = el.getAttribute && el.getAttribute("data-turn");
+    if (t === null || t === undefined || t === "") return null;
+    var s = el.getAttribute("data-status");
+    return [parseInt(t, 10), s === "finished" || s === "aborted" ? 1 : 0];
+  }
+
   // Skip out-of-band swaps that would change nothing (e.g. the opponent's submission changes only the
-  // turn panel): the viewer's half-made choice and keyboard focus stay where they are.
+  // turn panel): the viewer's half-made choice and keyboard focus stay where they are. Also skip fragments
+  // older than what is shown: the answer to this player's move can arrive after the live push of the
+  // reply it led to (a fast bot), and must not put the page back a turn.
   document.body.addEventListener("htmx:oobBeforeSwap", function (evt) {
     var d = evt.detail;
     var incoming = d && d.fragment && d.fragment.firstElementChild;
     var target = d && d.target;
     if (!incoming || !target || !target.id) return;
+    var now = progress(target), next = progress(incoming);
+    if (now && next && (next[0] < now[0] || (next[0] === now[0] && next[1] < now[1]))) {
+      d.shouldSwap = false;
+      return;
+    }
     var html = incoming.outerHTML;
     if (lastFragments[target.id] === html && document.body.contains(target)) d.shouldSwap = false;
     lastFragments[target.id] = html;
