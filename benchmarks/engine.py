@@ -28,6 +28,15 @@ def playouts(game, seconds: float, seed: int) -> tuple[int, int, float]:
     while time.perf_counter() < deadline:
         state = game.new_initial_state()
         while not state.is_terminal():
+            if state.is_chance_node():  # the server's draw: by probability
+                outcomes = state.chance_outcomes()
+                r, acc = rnd(), 0.0
+                for outcome, p in outcomes:
+                    acc += p
+                    if r < acc:
+                        break
+                state.apply_chance(outcome)
+                continue
             joint = {}
             for player in state.players_to_act():
                 actions = state.legal_actions(player)

@@ -52,7 +52,12 @@ def result_info(game: Game, ui=None, observation=None) -> dict | None:
     names = [ui.seat_name(s) for s in winners]
     losers = [ui.seat_name(s) for s, v in returns.items() if not v] if winners else []
     headline = f"{names_list(names)} win{'s' if len(names) == 1 else ''}" if winners else "Draw"
-    if ending == Game.Ending.RESIGNATION:
+    if len(ui.game.info.players) == 1:  # nobody to beat: the game's own words ("solved in 20 moves")
+        text = outcome.get("text") or game.result or "game over"
+        headline, winners = text[:1].upper() + text[1:], []
+    if ending == Game.Ending.RESIGNATION and len(ui.game.info.players) == 1:
+        reason = "The game was given up before its end."
+    elif ending == Game.Ending.RESIGNATION:
         reason = f"{names_list(losers)} resigned." if losers else "A player resigned."
     elif ending == Game.Ending.TIMEOUT:
         reason = (f"{names_list(losers)} ran out of time." if losers

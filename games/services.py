@@ -317,7 +317,9 @@ def resign(game_id: str, token: str | None) -> Game:
         sides = list(engine_for(game).info.players)
         others = [s for s in sides if s != seat.side]
         text = f"winner: {others[0]}" if len(others) == 1 else f"{seat.side} resigned"
-        _finish(game, Result.shared(sides, others, text), Game.Ending.RESIGNATION)
+        # Alone at the table (a puzzle, 2048) giving up returns nothing; otherwise the others share the win.
+        result = Result(text, None, {seat.side: 0.0}) if not others else Result.shared(sides, others, text)
+        _finish(game, result, Game.Ending.RESIGNATION)
         game.save()
         _after_commit(game)
     return game

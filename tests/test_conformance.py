@@ -210,9 +210,14 @@ def test_random_bot_plays_every_seat_to_the_end(name, params):
     game = load_game(name, **params)
     state = game.new_initial_state()
     bots = {seat: make_bot("random", game, seat, seed=i) for i, seat in enumerate(game.info.players)}
+    rng = random.Random(1)
     for _ in range(MAX_TURNS):
         if state.is_terminal():
             break
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_chance(rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0])
+            continue
         state.apply_actions({seat: bots[seat].choose(state) for seat in state.players_to_act()})
     assert state.is_terminal()
 

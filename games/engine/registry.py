@@ -25,6 +25,8 @@ PACKAGES = (
     "games.nim",
     "games.nim3p",
     "games.sim",
+    "games.g2048",
+    "games.rubiks_cube",
 )
 
 _modules: dict[str, ModuleType] | None = None

@@ -3,28 +3,32 @@
 * ``evaluate(state, seat)``: the score plus ``EMPTY_BONUS`` per empty cell (for the generic greedy bot, which
   scores each move's result: points now, then room).
 * ``BOTS = {"strong": StrongBot}``: expectimax. A board is one 64-bit int, 4 bits per cell (the tile's
-  exponent; cell ``(r, c)`` at bit ``16 r + 4 c``, so each row is a 16-bit int). Tables over all 65536 rows
-  give each row's change when moved left or right, the same for a column moved up or down (read from the
-  transposed board, written back spread over the column), the empty cells, and a heuristic per line (row or
-  column): empty cells and possible merges rewarded, lines that are not monotone and many small tiles
-  penalised (the terms and weights of nneonneo's well-known 2048 AI). A board's value is the sum over its
-  four rows and four columns. The search alternates the player's moves (max) and the new tile (the
-  expectation over every empty cell, a 2 with 0.9 and a 4 with 0.1); a branch whose probability falls
-  under ``PROB_CUT`` is scored by the heuristic. Iterative deepening under the time budget: the next depth
-  is started only when the last one's time, times its growth, says it can finish. A transposition table per
-  search keeps chance nodes already valued at that depth. A lost board is worth 0, below any live one.
+  exponent; cell ``(r, c)`` at bit ``16 r + 4 c``, so each row is a 16-bit int), always carried with its
+  transpose (whose rows are the board's columns). Tables over all 65536 lines give a line's change when
+  moved towards its start or its end, that change spread over a column (to update the other of the pair:
+  moving up is moving the transpose left), its empty cells, and its heuristic value: empty cells and
+  possible merges rewarded, lines that are not monotone and many small tiles penalised (the terms and
+  weights of nneonneo's well-known 2048 AI). A board's value is the sum over its four rows and four columns.
+  The search alternates the player's moves (max) and the new tile (the expectation over every empty cell, a
+  2 with 0.9 and a 4 with 0.1); a branch whose probability falls under ``PROB_CUT`` is scored by the
+  heuristic. Iterative deepening under the time budget: the next depth is started only when the last one's
+  time, times its growth, says it can finish (depth 1 always does: it has at most four chance nodes). A
+  transposition table per search keeps chance nodes already valued at that depth. A lost board is worth 0,
+  below any live one. The tables take about half a second to build, once per process, on the first move
+  (not counted in its budget).
 
 The bitboard holds exponents up to 15 (32768); the bot's tables never merge two 32768s, and a larger tile
 (not seen in practice) is read as 15. The move chosen is always one of the state's legal moves.
 """
 from __future__ import annotations
 
+import itertools
 import time
 
 from games.bots import DEFAULT_SECONDS
 from games.bots.base import Bot
 
-from .rules import ACTIONS, CELLS, SEAT
+from .rules import ACTIONS, CELLS
 
 EMPTY_BONUS = 4.0  # evaluate: points a free cell is worth
 
@@ -37,7 +41,7 @@ SUM_WEIGHT = 11.0
 SUM_POWER = 3.5
 PROB_CUT = 1e-4  # a chance branch less likely than this is scored by the heuristic
 MAX_DEPTH = 12
-CHECK_EVERY = 0x3FF  # (a mask) chance nodes between clock checks
+CHECK_EVERY = 0x3F  # (a mask) chance nodes between clock checks (a node can take half a millisecond)
 ROW = 0xFFFF
 
 
@@ -61,66 +65,69 @@ def transpose(b: int) -> int:
     return (a & 0xFF00FF0000FF00FF) | ((a & 0x00000000FF00FF00) << 24) | ((a >> 24) & 0x00000000FF00FF00)
 
 
-def _line_left(line: list[int]) -> list[int]:
-    """A line of four exponents moved towards index 0 (two 15s do not merge: the board has 4 bits a cell)."""
+def _line_left(line) -> int:
+    """A line of four exponents moved towards index 0, packed (two 15s do not merge: 4 bits a cell)."""
     tiles = [e for e in line if e]
-    out = []
-    j = 0
+    out, shift, j = 0, 0, 0
     while j < len(tiles):
-        if j + 1 < len(tiles) and tiles[j] == tiles[j + 1] and tiles[j] < 15:
-            out.append(tiles[j] + 1)
-            j += 2
-        else:
-            out.append(tiles[j])
+        e = tiles[j]
+        if j + 1 < len(tiles) and tiles[j + 1] == e and e < 15:
+            e += 1
             j += 1
-    return out + [0] * (4 - len(out))
+        out |= e << shift
+        shift += 4
+        j += 1
+    return out
 
 
-def _line_value(line: list[int]) -> float:
+POWER_MONOTONE = [e ** MONOTONE_POWER for e in range(16)]
+POWER_SUM = [e ** SUM_POWER for e in range(16)]
+
+
+def _line_value(line) -> float:
     """The heuristic of one row or column (see the module docstring)."""
     tiles = [e for e in line if e]
     merges = sum(1 for x, y in zip(tiles, tiles[1:]) if x == y)
     up = down = 0.0
     for x, y in zip(line, line[1:]):
         if x > y:
-            down += x ** MONOTONE_POWER - y ** MONOTONE_POWER
+            down += POWER_MONOTONE[x] - POWER_MONOTONE[y]
         else:
-            up += y ** MONOTONE_POWER - x ** MONOTONE_POWER
+            up += POWER_MONOTONE[y] - POWER_MONOTONE[x]
     return (LINE_BASE + EMPTY_WEIGHT * (4 - len(tiles)) + MERGE_WEIGHT * merges - MONOTONE_WEIGHT * min(up, down)
-            - SUM_WEIGHT * sum(e ** SUM_POWER for e in tiles))
-
-
-def _pack(line) -> int:
-    return line[0] | line[1] << 4 | line[2] << 8 | line[3] << 12
+            - SUM_WEIGHT * sum(POWER_SUM[e] for e in tiles))
 
 
 def _spread(row: int) -> int:
     """A 16-bit line written down column 0: nibble i to bit 16 i."""
-    return sum(((row >> (4 * i)) & 15) << (16 * i) for i in range(4))
+    return (row & 15) | (row >> 4 & 15) << 16 | (row >> 8 & 15) << 32 | (row >> 12) << 48
+
+
+def _reverse(row: int) -> int:
+    return (row & 15) << 12 | (row >> 4 & 15) << 8 | (row >> 8 & 15) << 4 | row >> 12
 
 
 class Tables:
-    """Everything the search reads, per 16-bit line (built once per process, under a second)."""
+    """Everything the search reads, per 16-bit line (built once per process, in about half a second)."""
 
     def __init__(self):
-        left, right, left_t, right_t, value = [], [], [], [], []
-        empty = [[] for _ in range(4)]  # per row r: the row's empty cells as (2-tile, the same transposed)
-        for row in range(1 << 16):
-            line = [(row >> (4 * i)) & 15 for i in range(4)]
-            moved_left = row ^ _pack(_line_left(line))
-            moved_right = row ^ _pack(_line_left(line[::-1])[::-1])
-            left.append(moved_left)
-            right.append(moved_right)
-            left_t.append(_spread(moved_left))
-            right_t.append(_spread(moved_right))
-            value.append(_line_value(line))
-            for r in range(4):
-                empty[r].append(tuple((1 << (16 * r + 4 * c), 1 << (16 * c + 4 * r)) for c in range(4) if not line[c]))
-        # A row's change (left, right) and the same change written into the transposed board (left_t, right_t,
-        # to be shifted by 4 * row): a move changes a board and its transpose with the same tables, since
-        # moving up is moving the transpose left.
-        self.left, self.right, self.left_t, self.right_t, self.value = left, right, left_t, right_t, value
-        self.empty = empty
+        rows = range(1 << 16)
+        # (a3, a2, a1, a0) in lexicographic order: the row a0 | a1 << 4 | a2 << 8 | a3 << 12 counts up.
+        lines = [line[::-1] for line in itertools.product(range(16), repeat=4)]
+        moved = [_line_left(line) for line in lines]
+        self.left = left = [row ^ m for row, m in zip(rows, moved)]
+        self.right = right = [row ^ _reverse(moved[_reverse(row)]) for row in rows]
+        # The same changes written into the other board of the pair, to be shifted by 4 * row.
+        self.left_t = [_spread(x) for x in left]
+        self.right_t = [_spread(x) for x in right]
+        self.value = [_line_value(line) for line in lines]
+        # Per row r: the row's empty cells as (2-tile on the board, the same on the transpose), by empty mask.
+        masks = [sum(1 << c for c in range(4) if not line[c]) for line in lines]
+        self.empty = []
+        for r in range(4):
+            by_mask = [tuple((1 << (16 * r + 4 * c), 1 << (16 * c + 4 * r)) for c in range(4) if mask >> c & 1)
+                       for mask in range(16)]
+            self.empty.append([by_mask[m] for m in masks])
 
 
 _TABLES: Tables | None = None
@@ -240,11 +247,11 @@ class StrongBot(Bot):
         legal = list(state.legal_actions(self.seat))
         if not legal:
             raise ValueError(f"{self.seat} has no legal action (to act: {state.players_to_act()})")
-        started = time.perf_counter()
         self.stats = {"depth": 0, "nodes": 0, "seconds": 0.0}
         if len(legal) == 1:
             return legal[0]
-        search = Expectimax(tables())
+        search = Expectimax(tables())  # (built once per process, before the clock starts)
+        started = time.perf_counter()
         b = bitboard(state.cells)
         deadline = started + self.budget
         best = None

@@ -4,12 +4,13 @@ from observations (``G2048State.to_json``) and canonical JSON actions only.
 Input: each move is one step whose key is not on the board (``{"key": "left", "label": "← Left"}``), so the
 page offers four buttons; the page's own script maps the arrow keys and swipes to the same keys.
 
-``board(...)`` returns (for the template): ``turn``, ``size`` (the SVG's width and height), ``mid`` (half of it), ``cell``,
-``cells`` (the 16 background squares: ``x``, ``y``), ``tiles`` (``row``, ``col``, ``value``, ``x``, ``y``,
-``tx``, ``ty`` (the number's centre), ``cls`` (``tile v8``, ``vbig`` above 2048, plus ``d3``: its digits),
-``face`` (animation: ``new`` for a tile just added, ``merged``), ``slide`` (a CSS ``--dx``/``--dy`` style
-when the last move slid it here, else ""), ``label``), ``ghosts`` (the tiles that merged, drawn sliding in
-and vanishing: ``value``, ``x``, ``y``, ``tx``, ``ty``, ``cls``, ``slide``), ``score``, ``best``, ``over``.
+``board(...)`` returns (for the template): ``turn``, ``size`` (the SVG's width and height), ``mid`` (half of
+it), ``cell``, ``cells`` (the 16 background squares: ``x``, ``y``), ``tiles`` (``row``, ``col``, ``value``,
+``x``, ``y``, ``tx``, ``ty`` (the number's centre), ``cls`` (``v8``, or ``vbig`` above 2048, and ``d1`` to
+``d6``: its digits), ``face`` (animation: ``new`` for a tile just added, ``merged``), ``slide`` (a CSS
+``--dx``/``--dy`` style when the last move slid it here, else ""), ``label``), ``ghosts`` (the tiles that
+merged, drawn sliding in and vanishing: ``value``, ``x``, ``y``, ``tx``, ``ty``, ``cls``, ``slide``),
+``score``, ``best``, ``over``.
 """
 from __future__ import annotations
 
@@ -96,18 +97,18 @@ class UI(GameUI):
                     face = "merged"
                     moved = sources.get((r, c), [])
                     for src in ([(r, c)] if len(moved) < 2 else []) + moved:
-                        ghosts.append({"value": value // 2, "x": x, "y": y, "tx": x + CELL / 2, "ty": y + CELL / 2,
+                        ghosts.append({"value": value // 2, "x": x, "y": y, "tx": x + CELL // 2, "ty": y + CELL // 2,
                                        "cls": _cls(value // 2), "slide": self._slide(src, (r, c))})
                 elif (r, c) in sources:
                     slide = self._slide(sources[(r, c)][0], (r, c))
-                tiles.append({"row": r, "col": c, "value": value, "x": x, "y": y, "tx": x + CELL / 2,
-                              "ty": y + CELL / 2, "cls": _cls(value), "face": face, "slide": slide,
+                tiles.append({"row": r, "col": c, "value": value, "x": x, "y": y, "tx": x + CELL // 2,
+                              "ty": y + CELL // 2, "cls": _cls(value), "face": face, "slide": slide,
                               "label": f"{value} at {_where(r, c)}" + (" (new)" if face == "new" else "")})
         span = SIZE * STEP + GAP
         return {
             "turn": obs.get("turn", 0),
             "size": span,
-            "mid": span / 2,
+            "mid": span // 2,
             "cell": CELL,
             "cells": [{"x": _xy(r, c)[0], "y": _xy(r, c)[1]} for r in range(SIZE) for c in range(SIZE)],
             "tiles": tiles,

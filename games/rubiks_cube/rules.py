@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from games.engine.api import CHANCE, Game, GameInfo, IllegalAction, Result, State, Turn, short_repr
+from games.engine.api import CHANCE, Game, GameInfo, IllegalAction, Result, State, Turn
 
 SEAT = "player"
 FACES = "URFDLB"

@@ -86,9 +86,9 @@ class UI(GameUI):
             colours = facelets[9 * f:9 * f + 9]
             stickers = []
             for k, colour in enumerate(colours):
-                x = x0 + (k % 3) * PITCH + (PITCH - STICKER) / 2
-                y = y0 + (k // 3) * PITCH + (PITCH - STICKER) / 2
-                stickers.append({"x": x, "y": y, "tx": x + STICKER / 2, "ty": y + STICKER / 2, "colour": colour})
+                x = x0 + (k % 3) * PITCH + (PITCH - STICKER) // 2
+                y = y0 + (k // 3) * PITCH + (PITCH - STICKER) // 2
+                stickers.append({"x": x, "y": y, "tx": x + STICKER // 2, "ty": y + STICKER // 2, "colour": colour})
             rows = ", ".join(" ".join(colours[3 * i:3 * i + 3]) for i in range(3))
             faces.append({"face": face, "key": face, "name": FACE_NAMES[face], "x": x0, "y": y0, "size": FACE,
                           "cls": "face" + (" last" if face == last_face else ""), "stickers": stickers,
@@ -96,7 +96,7 @@ class UI(GameUI):
         moves = obs.get("moves") or []
         scramble = obs.get("scramble") or []
         if obs.get("to_move") is None and obs.get("result") is None:
-            status = f"Scrambling: {len(scramble)} moves"
+            status = f"Scrambling: {len(scramble)} of {self.game.scramble_moves}"
         else:
             status = f"Moves: {len(moves)} of {MOVE_LIMIT}"
         last_move = _last_move(obs)
@@ -109,8 +109,8 @@ class UI(GameUI):
             "faces": faces,
             "status": status,
             "last": f"Last: {last_move}" if last_move else "",
-            "sx": MARGIN + FACE / 2,
-            "sy": bottom + FACE / 2,
+            "sx": MARGIN + FACE // 2,
+            "sy": bottom + FACE // 2,
             "solved": facelets == SOLVED,
         }
 
