@@ -43,6 +43,9 @@ class GameUI:
     flippable = True  # a "Flip board" button (the board drawn from the other side)
     chart_label = ""  # what ``material`` measures, for the replay chart ("" and material None: no chart)
     event_icon = "•"  # shown before each event's words (RoPaSci 360's battles: ⚔)
+    # Shortcuts that play an action at once: a KeyboardEvent.key ("ArrowLeft", "u") or a swipe on the board
+    # ("swipe-left", "swipe-up", ...) -> the key of a one-step action's path (2048's "left").
+    shortcuts: dict = {}
 
     def __init__(self, game):
         self.game = game

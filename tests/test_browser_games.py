@@ -139,3 +139,21 @@ def play_and_replay(page, server, name):
     assert page.locator("#board").get_attribute("class")
     page.screenshot(path=SHOTS.format(name, "replay"), full_page=True)
     assert seats
+
+
+def test_2048_plays_by_arrow_keys(page, server):
+    start_from_the_lobby(page, server, "2048")
+    page.wait_for_function(TO_ACT_OR_OVER, timeout=60_000)
+    played = 0
+    for key in ("ArrowLeft", "ArrowUp", "ArrowRight", "ArrowDown") * 2:
+        seen = page.wait_for_function(TO_ACT_OR_OVER, timeout=60_000).json_value()
+        if seen.get("over"):
+            break
+        legal = {e["action"] for e in seen["entries"]}
+        if key[len("Arrow"):].lower() not in legal:
+            continue
+        before = board_turn(page)
+        page.locator("body").press(key)
+        expect(page.locator("#board")).not_to_have_attribute("data-turn", str(before))
+        played += 1
+    assert played >= 2

@@ -44,6 +44,8 @@ class UI(GameUI):
     hint = "Slide the tiles with the arrow keys, a swipe on the board, or the direction buttons."
     flippable = False
     chart_label = "Score"
+    shortcuts = {**{f"Arrow{d.title()}": d for d in ("left", "up", "right", "down")},
+                 **{f"swipe-{d}": d for d in ("left", "up", "right", "down")}}
 
     # --- words -------------------------------------------------------------------------------------
     def seat_name(self, seat: str) -> str:

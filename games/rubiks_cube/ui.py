@@ -45,9 +45,11 @@ class UI(GameUI):
               "Every sticker shows the letter of the face its colour belongs to (U white, F green, R red, "
               "B blue, L orange, D yellow).")
     hint = ("Click a face to turn it clockwise (as seen looking at that face); the buttons give every turn: "
-            "' is counter-clockwise, 2 a half turn.")
+            "' is counter-clockwise, 2 a half turn. Keys: u d l r f b turn a face clockwise, with Shift "
+            "counter-clockwise.")
     flippable = False
     chart_label = "Stickers in place"
+    shortcuts = {**{face.lower(): face for face in "UDLRFB"}, **{face: face + "'" for face in "UDLRFB"}}
 
     # --- words -------------------------------------------------------------------------------------
     def seat_name(self, seat: str) -> str:

@@ -348,6 +348,47 @@
     }
   });
 
+  // Shortcuts of the game (2048's arrow keys and swipes): a key or swipe that names a one-step action plays
+  // it at once, as clicking it and confirming would.
+  var shortcuts = {};
+  try { shortcuts = JSON.parse((document.getElementById("game-shortcuts") || {}).textContent || "{}"); }
+  catch (e) { shortcuts = {}; }
+  function playShortcut(name) {
+    var key = shortcuts[name];
+    if (!key) return false;
+    var act = complete(legalActions(), [key]);
+    var form = document.getElementById("act-form");
+    var select = document.getElementById("action-select");
+    var confirm = document.getElementById("confirm-btn");
+    if (!act || !form || !select || !confirm || confirm.textContent === "Submitting…") return false;
+    sel.path = [key]; sel.choice = actionValue(act.action);
+    refresh();
+    if (confirm.disabled) return false;
+    select.value = sel.choice;
+    confirm.click();
+    return true;
+  }
+  document.addEventListener("keydown", function (evt) {
+    var t = evt.target;
+    if (evt.ctrlKey || evt.metaKey || evt.altKey) return;
+    if (t instanceof Element && t.closest("input, select, textarea, [contenteditable]")) return;
+    if (playShortcut(evt.key)) evt.preventDefault();
+  });
+  var touch = null;
+  document.addEventListener("touchstart", function (evt) {
+    var t = evt.target;
+    touch = (t instanceof Element && t.closest("#board") && evt.touches.length === 1)
+      ? { x: evt.touches[0].clientX, y: evt.touches[0].clientY } : null;
+  }, { passive: true });
+  document.addEventListener("touchend", function (evt) {
+    if (!touch || !evt.changedTouches.length) return;
+    var dx = evt.changedTouches[0].clientX - touch.x, dy = evt.changedTouches[0].clientY - touch.y;
+    touch = null;
+    if (Math.max(Math.abs(dx), Math.abs(dy)) < 30) return;
+    playShortcut(Math.abs(dx) > Math.abs(dy) ? (dx > 0 ? "swipe-right" : "swipe-left")
+                                             : (dy > 0 ? "swipe-down" : "swipe-up"));
+  });
+
   document.addEventListener("change", function (evt) {
     var t = evt.target;
     if (t.id === "action-select") {
