@@ -205,6 +205,48 @@ def test_observations_are_json_and_whole_in_perfect_information_games(name, para
                 assert observation == state.to_json()
 
 
+def json_strings(value) -> set[str]:
+    """Every string in a JSON value (keys included)."""
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        return set(value).union(*(json_strings(v) for v in value.values())) if value else set()
+    if isinstance(value, list):
+        return set().union(*(json_strings(v) for v in value)) if value else set()
+    return set()
+
+
+def hidden_cases():
+    """Games with hidden information whose rules module says what each viewer must not see
+    (``secrets(state, seat) -> set of strings``)."""
+    from games.engine import game_module
+    out = []
+    for case in CASES:
+        name, params = case.values
+        if not load_game(name, **params).info.perfect_information:
+            rules = game_module(name, "rules")
+            assert hasattr(rules, "secrets"), f"{name} hides information but its rules have no secrets()"
+            out.append(case)
+    return out
+
+
+@pytest.mark.parametrize("name,params", hidden_cases())
+def test_no_observation_or_logged_turn_holds_another_seats_secret(name, params):
+    from games.engine import game_module
+    secrets = game_module(name, "rules").secrets
+    game = load_game(name, **params)
+    for seed in range(3):
+        before, joints, final = playout(game, seed)
+        records = [{k: (v if k == "chance" else game.action_to_json(v)) for k, v in j.items()} for j in joints]
+        for i, state in enumerate(before + [final]):
+            over = state.is_terminal()
+            for seat in (*game.info.players, None):
+                hidden = secrets(state, seat)
+                seen = json_strings(state.observation(seat))
+                seen |= set().union(*(json_strings(game.redact_record(r, seat, over)) for r in records[:i])) if i else set()
+                assert not hidden & seen, (seed, i, seat, hidden & seen)
+
+
 @pytest.mark.parametrize("name,params", CASES)
 def test_random_bot_plays_every_seat_to_the_end(name, params):
     game = load_game(name, **params)
@@ -295,9 +337,11 @@ def test_through_the_site_a_game_is_played_rendered_replayed_exported_and_inspec
         response = viewer.get(reverse("game", args=[game_id]))
         assert response.status_code == 200 and 'id="board"' in response.content.decode()
     # Replay: every turn's position renders (the page for a few, the board fragment for all).
+    seen_by_spectator = []  # everything a spectator was shown, checked below for secrets
     for n in range(game.turn + 1):
         response = spectator.get(reverse("replay_board", args=[game_id]), {"turn": n}, HTTP_HX_REQUEST="true")
         assert response.status_code == 200 and f'data-turn="{n}"' in response.content.decode(), n
+        seen_by_spectator.append(response.content.decode())
     for n in sorted({0, 1, game.turn // 2, game.turn}):
         response = spectator.get(reverse("replay", args=[game_id]), {"turn": n})
         assert response.status_code == 200 and 'id="board"' in response.content.decode()
@@ -319,3 +363,31 @@ def test_through_the_site_a_game_is_played_rendered_replayed_exported_and_inspec
     assert admin_client.get("/admin/games/game/", {"kind": name}).status_code == 200
     response = admin_client.get(reverse("admin:games_game_change", args=[game_id]))
     assert response.status_code == 200 and game_id in response.content.decode()
+    if not eg.info.perfect_information:
+        check_nothing_leaks(name, game_id, tokens, clients, spectator, seen_by_spectator)
+
+
+def check_nothing_leaks(name, game_id, tokens, clients, spectator, seen_by_spectator):
+    """Every path a spectator or a seat can read, checked for what ``secrets`` says it must not see (at the
+    end of the game: what is still hidden then was hidden all along)."""
+    import re
+
+    from django.urls import reverse
+
+    from games import services
+    from games.engine import game_module
+    secrets = game_module(name, "rules").secrets
+    final = services.current_state(services.get_game(game_id))
+
+    def leaked(texts, hidden):
+        return {h for h in hidden for t in texts if re.search(rf"(?<![A-Za-z0-9]){re.escape(h)}(?![A-Za-z0-9])", t)}
+
+    api = f"/api/games/{game_id}"
+    spectator_texts = seen_by_spectator + [spectator.get(path).content.decode() for path in (
+        api, reverse("game", args=[game_id]), reverse("replay", args=[game_id]), reverse("log_txt", args=[game_id]),
+        reverse("export_json", args=[game_id]), reverse("preview_svg", args=[game_id]))]
+    assert not leaked(spectator_texts, secrets(final, None))
+    for side, token in tokens.items():
+        texts = [spectator.get(api, HTTP_AUTHORIZATION=f"Seat {token}").content.decode(),
+                 clients[side].get(reverse("game", args=[game_id])).content.decode()]
+        assert not leaked(texts, secrets(final, side)), side
