@@ -424,3 +424,24 @@ def test_game_page_has_share_preview_tags():
     html = Client().get(reverse("game", args=[game.id])).content.decode()
     assert 'property="og:title"' in html and 'name="twitter:card"' in html
     assert f'content="http://testserver/games/{game.id}"' in html
+
+
+def test_the_session_keeps_the_hash_of_the_seat_token_never_the_token():
+    from django.contrib.sessions.models import Session
+
+    from games.models import hash_token
+    client = Client()
+    game = new_game(client)
+    token_hash = Seat.objects.get(game=game, side="upper").token_hash
+    stored = [s.get_decoded() for s in Session.objects.all()]
+    entries = [e for d in stored for e in (d.get(seatsession.KEY) or {}).values()]
+    assert entries == [{"side": "upper", "hash": token_hash}]
+    # A session from before (holding the token) still plays, and is rewritten to hold only the hash.
+    token = "legacy-token-" + game.id
+    Seat.objects.filter(game=game, side="upper").update(token_hash=hash_token(token))
+    session = client.session
+    session[seatsession.KEY] = {game.id: {"side": "upper", "token": token}}
+    session.save()
+    html = page(client, game)
+    assert "You play <strong>Upper</strong>" in html
+    assert client.session[seatsession.KEY][game.id] == {"side": "upper", "hash": hash_token(token)}
