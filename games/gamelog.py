@@ -18,9 +18,6 @@ def visible_records(game: Game, seat: str | None = None, upto: int | None = None
             for r in rows]
 
 
-
-
-
 def log_text(game: Game) -> str:
     """The game as a log file: resolved turns, then the result line once finished."""
     eg = engine_for(game)
