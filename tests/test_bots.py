@@ -369,3 +369,45 @@ def test_arena_command_prints_the_summary_last():
     w, d, l = map(int, m.groups()[:3])
     assert w + d + l == 2
     assert float(m.group(4)) == pytest.approx((w + d / 2) / 2, abs=1e-3)
+
+
+def test_pool_workers_exit_when_the_server_process_is_killed(tmp_path):
+    """A SIGKILLed server never shuts its pool down: its workers notice and exit by themselves."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    script = (
+        "import sys\n"
+        "from games.bots import pool\n"
+        "pool.submit('tic_tac_toe', [], 'x', 'random').result(timeout=120)\n"
+        "print(' '.join(str(pid) for pid in pool.get_pool()._processes), flush=True)\n"
+        "sys.stdin.read()\n"
+    )
+    root = Path(__file__).resolve().parent.parent
+    server = subprocess.Popen([sys.executable, "-c", script], cwd=root, stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True, env={**os.environ, "BOT_WORKERS": "2"})
+    try:
+        workers = [int(pid) for pid in server.stdout.readline().split()]
+        assert workers  # started on demand: at least the one that played
+    finally:
+        server.send_signal(signal.SIGKILL)
+        server.wait()
+
+    def alive(pid):
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        try:  # a zombie (exited, not yet reaped by init) counts as gone
+            return Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0] != "Z"
+        except FileNotFoundError:
+            return False
+
+    deadline = time.monotonic() + 30
+    while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.2)  # polling for an outcome with a deadline, not timing the outcome
+    assert not any(alive(pid) for pid in workers), workers

@@ -1,8 +1,9 @@
 """A process pool for bot moves, so CPU-bound search never runs on the server's event loop.
 
 Processes, not threads: the search holds the GIL, and a thread would stall every live game. The pool is
-created on first use with ``BOT_WORKERS`` processes (default 2) and the "forkserver" start method where
-available ("spawn" elsewhere), which is safe with a Django/asyncio parent (no forked locks or loops).
+created on first use with ``BOT_WORKERS`` processes (default 2) and the "spawn" start method, which is safe with
+a Django/asyncio parent (no forked locks or loops) and leaves no fork server behind. Each worker watches the
+process that started it and exits when it is gone, so a killed server leaves no orphans.
 
     fut = pool.submit("ropasci360", turns, "lower", "strong")   # concurrent.futures.Future (turn records)
     action_json = fut.result()                                  # or: await asyncio.wrap_future(fut)
@@ -14,6 +15,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import threading
+import time
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
@@ -30,12 +32,23 @@ def workers() -> int:
         return 2
 
 
-def _context():
-    methods = multiprocessing.get_all_start_methods()
-    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+PARENT_CHECK_SECONDS = 1.0
 
 
-def _warm_up():
+def _exit_with(parent: int) -> None:
+    """Exit this worker once ``parent`` is gone (SIGKILLed servers do not shut their pools down)."""
+    while True:
+        time.sleep(PARENT_CHECK_SECONDS)  # a watchdog's period, not a wait for an event
+        try:
+            os.kill(parent, 0)
+        except ProcessLookupError:
+            os._exit(0)
+        except PermissionError:  # the pid now belongs to another user's process: ours is gone
+            os._exit(0)
+
+
+def _warm_up(parent: int):
+    threading.Thread(target=_exit_with, args=(parent,), daemon=True, name="parent-watch").start()
     # Import the search code (NumPy, SciPy, tables) and every game's evaluation once per worker, not on its
     # first move.
     from games.engine import game_module, registered_names
@@ -49,7 +62,8 @@ def get_pool() -> ProcessPoolExecutor:
     global _pool
     with _lock:
         if _pool is None:
-            _pool = ProcessPoolExecutor(max_workers=workers(), mp_context=_context(), initializer=_warm_up)
+            _pool = ProcessPoolExecutor(max_workers=workers(), mp_context=multiprocessing.get_context("spawn"),
+                                        initializer=_warm_up, initargs=(os.getpid(),))
         return _pool
 
 
