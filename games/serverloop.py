@@ -2,13 +2,17 @@
 (broadcasts, bot moves, clocks) runs on it and channel-layer calls never cross event loops.
 
 Outside a server (management commands, tests) there is no loop: callers then work synchronously, and bot
-moves and clocks do not run at all (a server resumes them on its first request).
+moves and clocks do not run at all (a server resumes them on its first request). Every server also sweeps
+every few seconds for expired clocks and stalled bot moves, so a process that dies with work in hand
+(SIGKILL) stalls nothing for long while any other process lives.
 """
 from __future__ import annotations
 
 import asyncio
 import contextvars
 import logging
+import os
+from datetime import timedelta
 
 from asgiref.sync import sync_to_async
 
@@ -30,6 +34,49 @@ def call_soon(callback, *args) -> None:
 def spawn(coro_factory) -> None:
     """Start the coroutine ``coro_factory()`` as a task on the server loop, from any thread."""
     call_soon(lambda: MAIN_LOOP.create_task(coro_factory()))
+
+
+def _seconds(name: str, default: float) -> float:
+    try:
+        return max(0.2, float(os.environ.get(name, default)))
+    except ValueError:
+        return default
+
+
+SWEEP_SECONDS = _seconds("SWEEP_SECONDS", 5.0)  # how often a server looks for work that nobody is doing
+BOT_STALL_SECONDS = _seconds("BOT_STALL_SECONDS", 20.0)  # a bot to act this long after the last change: retry
+
+
+def sweep() -> None:
+    """Pick up what a dead process left: expired turn clocks, and bot moves due for longer than
+    ``BOT_STALL_SECONDS`` (computed here; if the first process still delivers, the service refuses the
+    second move for the turn: never a double move)."""
+    from django.db import close_old_connections
+    from django.utils import timezone
+
+    from . import botrunner, services
+    from .models import Game, Seat
+    now = timezone.now()
+    try:
+        for game_id, started, seconds in (Game.objects.filter(status=Game.Status.ACTIVE, turn_seconds__isnull=False)
+                                          .values_list("id", "turn_started", "turn_seconds")):
+            if started is not None and started + timedelta(seconds=seconds) <= now:
+                services.check_timeout(game_id)
+        stalled = (Seat.objects.filter(kind=Seat.Kind.BOT, game__status=Game.Status.ACTIVE,
+                                       game__updated__lt=now - timedelta(seconds=BOT_STALL_SECONDS))
+                   .values_list("game_id", "side", "game__to_act"))
+        for game_id in {game_id for game_id, side, to_act in stalled if side in (to_act or [])}:
+            botrunner.schedule_bots(game_id)
+    except Exception:  # a sweep must never stop the next one
+        log.exception("sweep failed")
+    finally:
+        close_old_connections()
+
+
+async def _sweep_forever() -> None:
+    while True:
+        await asyncio.sleep(SWEEP_SECONDS)
+        await sync_to_async(sweep, thread_sensitive=False)()
 
 
 def resume_all() -> None:
@@ -55,4 +102,5 @@ class ServerLoop:
         if MAIN_LOOP is None:
             MAIN_LOOP = asyncio.get_running_loop()
             MAIN_LOOP.create_task(sync_to_async(resume_all, thread_sensitive=False)())
+            MAIN_LOOP.create_task(_sweep_forever())
         return await self.app(scope, receive, send)

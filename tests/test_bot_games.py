@@ -41,3 +41,28 @@ def test_bot_against_bot_resumes_after_a_restart(tmp_path):
         body = wait_for(second.url, game_id, 3)
         assert body["turn"] >= 3 or body["status"] == "finished", body
         assert body["turns"][0]["actions"]["upper"][0] == "THROW"
+
+
+def test_a_surviving_server_picks_up_stalled_bot_moves_and_expired_clocks(tmp_path):
+    """Work a dead process left behind (here: games changed by another process that runs no bots or clocks,
+    as a SIGKILLed server would leave them) is picked up by the sweep of any server that lives."""
+    database_url = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+    env = {"BOT_WORKERS": "1", "SWEEP_SECONDS": "0.5", "BOT_STALL_SECONDS": "1"}
+    with LiveServer(database_url=database_url, env=env) as server:
+        status, _ = call(server.url, "/healthz")  # the first request starts the server loop and its sweep
+        made = server.manage("shell", "-c", (
+            "from datetime import timedelta; from django.utils import timezone; "
+            "from games import services; from games.models import Game; "
+            "bot = services.create_game('tic_tac_toe', {'x': 'bot:random', 'o': 'bot:random'}).game; "
+            "timed = services.create_game('tic_tac_toe', {'x': 'human', 'o': 'human'}, turn_seconds=5).game; "
+            "Game.objects.filter(pk=timed.pk).update(turn_started=timezone.now() - timedelta(seconds=60)); "
+            "print(bot.id, timed.id)"))
+        bot_id, timed_id = made.stdout.strip().splitlines()[-1].split()
+        check = ("from games.models import Game; g = Game.objects.get(pk='{}'); print(g.status, g.turn, g.ending)")
+        for _ in range(60):  # each look is a new process: polling the database, not the server
+            bot = server.manage("shell", "-c", check.format(bot_id)).stdout.strip().splitlines()[-1].split()
+            timed = server.manage("shell", "-c", check.format(timed_id)).stdout.strip().splitlines()[-1].split()
+            if int(bot[1]) >= 2 and timed[0] == "finished":
+                break
+        assert int(bot[1]) >= 2, bot
+        assert timed[0] == "finished" and timed[2] == "timeout", timed
