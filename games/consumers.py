@@ -1,11 +1,16 @@
 """The game WebSocket: every open page of a game (players and spectators) joins the game's group and
 gets the board and turn panel as htmx out-of-band fragments, at once on (re)connect and after each change.
 
-Thin by design: authenticate (the seat token in the signed session), check the message's shape, call one
-service function, relay. Rendering is per connection, so a player sees their own pending action and
-nobody else does.
+Thin by design: authenticate (the seat in the signed session), check the message's shape, call one
+service function, relay. Each connection gets the fragments for its viewer (a player sees their own pending
+action and nobody else does), rendered once per game version and viewer kind (``presenters.live_fragments``).
+A client (an IP address) may hold at most ``SOCKETS_PER_CLIENT`` sockets in a process; more are refused
+(close code 4429), so one client cannot starve the others.
 """
 from __future__ import annotations
+
+import os
+from collections import Counter
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
@@ -13,9 +18,20 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from . import broadcast, presenters, safejson, seatsession, services
 from .models import Game
 
+SOCKETS_PER_CLIENT = int(os.environ.get("SOCKETS_PER_CLIENT", "0") or 0) or 32
+_open = Counter()  # client address -> open sockets in this process (the consumers share the server's loop)
+
 
 class GameConsumer(AsyncJsonWebsocketConsumer):
+    client = None
+
     async def connect(self):
+        client = (self.scope.get("client") or ["?"])[0]
+        if _open[client] >= SOCKETS_PER_CLIENT:
+            await self.close(code=4429)
+            return
+        self.client = client
+        _open[client] += 1
         self.game_id = self.scope["url_route"]["kwargs"]["game_id"]
         if not await database_sync_to_async(Game.objects.filter(pk=self.game_id).exists)():
             await self.close(code=4404)
@@ -30,6 +46,11 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         await self.send_view()
 
     async def disconnect(self, code):
+        if self.client is not None:
+            _open[self.client] -= 1
+            if _open[self.client] <= 0:
+                del _open[self.client]
+            self.client = None
         if getattr(self, "group", None):
             try:
                 await self.channel_layer.group_discard(self.group, self.channel_name)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 
+from django.core.cache import cache
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.html import escape
@@ -200,9 +201,20 @@ def render_fragments(ctx: dict, request=None, *, oob: bool = True) -> str:
 
 def live_fragments(game_id: str, viewer_side=None, *, request=None) -> str:
     """The live part of the game page as top-level out-of-band elements (``hx-swap-oob="true"``), each
-    with its id: ``game-head``, ``board-wrap``, ``turn-panel`` and ``controls``."""
+    with its id: ``game-head``, ``board-wrap``, ``turn-panel`` and ``controls``.
+
+    Without a request (the WebSocket) the HTML depends only on the game's saved version and the viewer's
+    seat, so it is rendered once per (game version, seat or spectator) and the same bytes go to every such
+    viewer: forty spectators cost one render, not forty."""
     game = services.get_game(game_id)
-    return render_fragments(game_context(game, viewer_side, request=request), request=request)
+    if request is not None:
+        return render_fragments(game_context(game, viewer_side, request=request), request=request)
+    key = f"ropasci:live:{game.id}:{game.updated.isoformat()}:{game.turn}:{game.status}:{viewer_side or '-'}"
+    html = cache.get(key)
+    if html is None:
+        html = render_fragments(game_context(game, viewer_side))
+        cache.set(key, html, 120)
+    return html
 
 
 def error_fragment(message: str) -> str:

@@ -1,5 +1,6 @@
 """Long-polling and WebSockets against the real ASGI stack (in-process channel layer, real database)."""
 import asyncio
+from collections import Counter
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -106,3 +107,28 @@ async def test_player_submits_over_the_socket_and_errors_change_nothing():
             break
     assert game.result == "winner: lower" and game.ending == "resignation"
     await comm.disconnect()
+
+
+async def test_spectators_share_one_render_and_a_client_has_a_socket_cap(monkeypatch):
+    from games import consumers, presenters
+    created = await new_game()
+    renders = []
+    real = presenters.render_fragments
+    monkeypatch.setattr(presenters, "render_fragments", lambda *a, **k: renders.append(1) or real(*a, **k))
+    monkeypatch.setattr(consumers, "SOCKETS_PER_CLIENT", 5)
+    monkeypatch.setattr(consumers, "_open", Counter())  # not the sockets earlier tests left open
+    socks = []
+    for _ in range(5):
+        comm, connected, _ = await connect(created.game.id)
+        assert connected
+        socks.append(comm)
+    htmls = {await comm.receive_from(timeout=5) for comm in socks}
+    assert len(htmls) == 1 and len(renders) == 1  # five spectators, one render, the same bytes
+    comm, connected, code = await connect(created.game.id)  # a sixth from the same client is refused
+    assert not connected and code == 4429
+    await socks[0].disconnect()
+    comm, connected, _ = await connect(created.game.id)  # a place is free again
+    assert connected
+    await comm.disconnect()
+    for comm in socks[1:]:
+        await comm.disconnect()
