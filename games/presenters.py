@@ -115,7 +115,7 @@ def legal_actions_info(ui, state, side: str) -> dict:
     for action in state.legal_actions(side):
         as_json = eg.action_to_json(action)
         text = ui.action_words(side, as_json, observation)
-        entries.append({"action": as_json, "text": text, "path": ui.action_path(side, as_json)})
+        entries.append({"action": as_json, "text": text, "path": ui.action_path(side, as_json, observation)})
         groups.setdefault(ui.action_group(side, as_json, observation), []).append({"value": action_json_value(as_json),
                                                                        "text": text})
     return {

@@ -83,7 +83,7 @@ class GameUI:
         return None
 
     # --- input -------------------------------------------------------------------------------------
-    def action_path(self, seat: str, action: JSON) -> list[dict]:
+    def action_path(self, seat: str, action: JSON, observation: JSON = None) -> list[dict]:
         """The clicks that choose ``action``: steps ``{"key": str, "label": str}`` (label for off-board steps)."""
         raise NotImplementedError
 

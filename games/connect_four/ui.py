@@ -113,6 +113,6 @@ class UI(GameUI):
     def seat_stats(self, observation, seat: str) -> list:
         return [("Discs", sum(1 for row in _grid(observation) for d in row if d == seat))]
 
-    def action_path(self, seat: str, action) -> list[dict]:
+    def action_path(self, seat: str, action, observation=None) -> list[dict]:
         col = self.game.action_from_json(action, seat)
         return [{"key": f"col:{col}", "label": f"Column {col}"}]

@@ -226,7 +226,7 @@ class UI(GameUI):
         return float(sum(1 for p in observation.get("pieces", []) if p["player"] == seat))
 
     # --- input -------------------------------------------------------------------------------------
-    def action_path(self, seat: str, action) -> list[dict]:
+    def action_path(self, seat: str, action, observation=None) -> list[dict]:
         return [{"key": f"sq:{int(sq[0])},{int(sq[1])}", "label": _text(sq)} for sq in action]
 
     def action_group(self, seat: str, action, observation=None) -> str:

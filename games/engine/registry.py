@@ -27,6 +27,7 @@ PACKAGES = (
     "games.sim",
     "games.g2048",
     "games.rubiks_cube",
+    "games.poker",
 )
 
 _modules: dict[str, ModuleType] | None = None

@@ -175,7 +175,7 @@ class UI(GameUI):
         return sum(s["count"] for s in (observation or {}).get("stacks") or [] if s["player"] == seat)
 
     # --- input -------------------------------------------------------------------------------------
-    def action_path(self, seat, action):
+    def action_path(self, seat, action, observation=None):
         if action[0] == "BOOM":
             a = action[1]
             return [{"key": f"sq:{a[0]},{a[1]}"}, {"key": "boom", "label": "Boom!"}]

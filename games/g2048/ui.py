@@ -136,5 +136,5 @@ class UI(GameUI):
         return None if observation is None else float(observation["score"])
 
     # --- input -------------------------------------------------------------------------------------
-    def action_path(self, seat: str, action) -> list[dict]:
+    def action_path(self, seat: str, action, observation=None) -> list[dict]:
         return [{"key": action, "label": LABELS[action]}]

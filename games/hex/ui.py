@@ -141,7 +141,7 @@ class UI(GameUI):
         return [("Stones", "".join(rows).count("B" if seat == "black" else "W"))]
 
     # --- input -------------------------------------------------------------------------------------
-    def action_path(self, seat: str, action) -> list[dict]:
+    def action_path(self, seat: str, action, observation=None) -> list[dict]:
         return [{"key": f"cell:{int(action[0])},{int(action[1])}", "label": _text(action)}]
 
     # --- the lobby ---------------------------------------------------------------------------------

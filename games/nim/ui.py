@@ -92,7 +92,7 @@ class UI(GameUI):
                 "to_move": obs.get("to_move"), "result": obs.get("result")}
 
     # --- input -------------------------------------------------------------------------------------
-    def action_path(self, seat: str, action) -> list[dict]:
+    def action_path(self, seat: str, action, observation=None) -> list[dict]:
         h, c = self.game.action_from_json(action, seat)
         return [{"key": f"take:{h},{c}", "label": f"Take {c} from heap {h}"}]
 

@@ -137,7 +137,7 @@ class UI(GameUI):
         return float(_counts(observation).get(seat, 0))
 
     # --- input -------------------------------------------------------------------------------------
-    def action_path(self, seat: str, action) -> list[dict]:
+    def action_path(self, seat: str, action, observation=None) -> list[dict]:
         if action == PASS:
             return [{"key": "pass", "label": "Pass"}]
         return [{"key": f"cell:{int(action[0])},{int(action[1])}", "label": _text(action)}]

@@ -175,7 +175,7 @@ class UI(GameUI):
         return (f"{self.seat_name(winner)} has a token that {self.seat_name(loser)} can no longer beat, "
                 f"and {self.seat_name(loser)} has one token left.")
 
-    def action_path(self, seat, action):
+    def action_path(self, seat, action, observation=None):
         if action[0] == "THROW":
             return [{"key": f"throw:{action[1]}", "label": f"Throw {SYMBOL_NAMES[action[1]]}"},
                     {"key": f"hex:{action[2][0]},{action[2][1]}"}]

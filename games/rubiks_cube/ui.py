@@ -129,7 +129,7 @@ class UI(GameUI):
         return float(sum(1 for k in range(54) if f[k] == f[9 * (k // 9) + 4]))
 
     # --- input -------------------------------------------------------------------------------------
-    def action_path(self, seat: str, action) -> list[dict]:
+    def action_path(self, seat: str, action, observation=None) -> list[dict]:
         return [{"key": action, "label": move_words(action)}]
 
     def action_group(self, seat: str, action, observation=None) -> str:

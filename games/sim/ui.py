@@ -151,7 +151,7 @@ class UI(GameUI):
         return stats + [("Edges", edges), ("Lines", PATTERN.get(seat, ""))]
 
     # --- input -------------------------------------------------------------------------------------
-    def action_path(self, seat: str, action) -> list[dict]:
+    def action_path(self, seat: str, action, observation=None) -> list[dict]:
         i, j = self.game.action_from_json(action, seat)
         return [{"key": f"edge:{i},{j}", "label": f"Edge {_edge_text(i, j)}"}]
 

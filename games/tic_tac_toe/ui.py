@@ -107,6 +107,6 @@ class UI(GameUI):
     def seat_stats(self, observation, seat: str) -> list:
         return [("Marks", sum(1 for m in _marks(observation) if m == seat))]
 
-    def action_path(self, seat: str, action) -> list[dict]:
+    def action_path(self, seat: str, action, observation=None) -> list[dict]:
         cell = self.game.action_from_json(action, seat)
         return [{"key": f"cell:{cell}", "label": cell_label(cell)}]

@@ -1,0 +1,231 @@
+"""The site's adapter for poker: the table drawing (``templates/poker/_board.html``), words and click input.
+Works from observations (``PokerState.observation``: the viewer's own hole cards and showdown reveals only) and
+canonical JSON actions, so nothing secret reaches a page through it.
+
+Click input: every action is one step with an off-board key (``{"key": "call", "label": "Call 20"}``), so the
+page offers buttons. The labels carry the amounts when ``action_path`` is given the observation; the board
+also spells them out for the seat to act.
+
+``board(...)`` returns (for the template): ``turn``, ``view_box``, ``table`` (the oval: ``cx``, ``cy``,
+``rx``, ``ry``), ``heading`` (hand, blinds, street), ``seats`` (``name``, ``x``, ``y`` (plate top left),
+``tx`` (text x), ``cls``, ``label``, ``chips``, ``status``, ``cards`` (card dicts), ``bet`` (None or ``x``,
+``y``, ``amount``)), ``cards`` (every card drawn: the board's, then the seats'), ``slots`` (the board's
+empty places), ``pots`` (lines), ``button`` (the
+dealer button's ``x``, ``y``, ``label``), ``prompt`` (the amounts for the viewer to act, or "").
+A card dict: ``x``, ``y``, ``w``, ``h``, ``face`` (False: a card back), ``rank``, ``suit`` (symbol),
+``letter`` (suit letter), ``cls`` (``suit-s`` ...), ``label``.
+"""
+from __future__ import annotations
+
+import math
+
+from games.ui import GameUI, Param
+
+from . import DEFAULTS, LIMITS
+
+W, H = 900, 600
+CX, CY = W / 2, 285
+SEAT_RX, SEAT_RY = 370, 228
+PLATE_W, PLATE_H = 150, 70
+SMALL = (30, 42)
+LARGE = (50, 70)
+SUIT_SYMBOL = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
+SUIT_NAME = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs"}
+RANK_NAME = {"A": "Ace", "K": "King", "Q": "Queen", "J": "Jack", "T": "Ten"}
+STATUS_WORDS = {"active": "in", "all_in": "all in", "folded": "folded", "out": "out"}
+LABELS = {"fold": "Fold", "check": "Check", "call": "Call", "bet": "Bet", "raise": "Raise", "all_in": "All in"}
+
+
+def card_words(card: str) -> str:
+    return f"{RANK_NAME.get(card[0], card[0])} of {SUIT_NAME.get(card[1], card[1])}"
+
+
+def card_text(card: str) -> str:
+    """``A♠`` (rank and suit symbol) for event words."""
+    return ("10" if card[0] == "T" else card[0]) + SUIT_SYMBOL.get(card[1], card[1])
+
+
+def _card(card: str | None, x: float, y: float, size) -> dict:
+    w, h = size
+    base = {"x": f"{x:.1f}", "y": f"{y:.1f}", "w": w, "h": h, "big": w == LARGE[0]}
+    if card is None:
+        return {**base, "face": False, "label": "a face-down card"}
+    return {**base, "face": True, "rank": "10" if card[0] == "T" else card[0], "suit": SUIT_SYMBOL[card[1]],
+            "letter": card[1], "cls": f"suit-{card[1]}", "label": card_words(card),
+            "rx": f"{x + w / 2:.1f}", "ry": f"{y + h * 0.42:.1f}", "sy": f"{y + h * 0.8:.1f}",
+            "lx": f"{x + 3:.1f}", "ly": f"{y + 9:.1f}"}
+
+
+def amounts(observation: dict, seat: str) -> dict:
+    """What each action costs ``seat`` now, from the observation: ``to_call``, ``raise_to``, ``stack``, ``bb``."""
+    seats = observation["seats"]
+    me = next(d for d in seats if d["seat"] == seat)
+    high = max(d["bet"] for d in seats)
+    return {"to_call": high - me["bet"], "high": high, "raise_to": high + observation["big_blind"],
+            "stack": me["chips"], "bb": observation["big_blind"], "all_in_to": me["bet"] + me["chips"]}
+
+
+def _action_label(action: str, observation, seat: str) -> str:
+    if not observation or action in ("fold", "check"):
+        return LABELS[action]
+    a = amounts(observation, seat)
+    return {"call": f"Call {a['to_call']}", "bet": f"Bet {a['bb']}", "raise": f"Raise to {a['raise_to']}",
+            "all_in": f"All in ({a['stack']})"}[action]
+
+
+class UI(GameUI):
+    board_template = "poker/_board.html"
+    stylesheet = "poker/board.css"
+    legend = ("Four-colour deck: ♠ spades black, ♥ hearts red, ♦ diamonds blue, ♣ clubs green, each with its "
+              "letter. You see your own cards; others stay face down unless shown at a showdown. D: the button.")
+    hint = "Choose Fold, Check, Call, Bet, Raise or All in with the buttons."
+    flippable = False
+    chart_label = "Chips"
+
+    # --- words -------------------------------------------------------------------------------------
+    def seat_name(self, seat: str) -> str:
+        return f"Player {seat[1:]}" if seat[1:].isdigit() else seat
+
+    def action_words(self, seat: str, action, observation=None) -> str:
+        return _action_label(self.game.action_from_json(action, seat), observation, seat)
+
+    def event_words(self, event) -> str:
+        if not isinstance(event, dict):
+            return ""
+        name = self.seat_name
+        if "hand_start" in event:
+            blinds = ", ".join(f"{name(s)} {v}" for s, v in event.get("blinds", {}).items())
+            return f"Hand {event['hand_start']}: {name(event['button'])} has the button; blinds {blinds}"
+        if "board" in event:
+            return f"{str(event.get('street', '')).title()}: {card_text(event['board'])}"
+        if "action" in event:
+            verb = {"fold": "folds", "check": "checks", "call": f"calls {event['amount']}",
+                    "bet": f"bets {event['amount']}", "raise": f"raises to {event['bet']}",
+                    "all_in": f"goes all in ({event['amount']})"}.get(event["action"], event["action"])
+            return f"{name(event['seat'])} {verb}" + (" and is all in" if event.get("all_in")
+                                                       and event["action"] != "all_in" else "")
+        if "showdown" in event:
+            hands = event.get("hands", {})
+            return "Showdown: " + "; ".join(
+                f"{name(s)} shows {' '.join(map(card_text, cards))} ({hands.get(s, '')})"
+                for s, cards in event["showdown"].items())
+        if "pots" in event:
+            parts = []
+            for pot in event["pots"]:
+                who = " and ".join(name(s) for s in pot["winners"])
+                parts.append(f"{who} {'win' if len(pot['winners']) > 1 else 'wins'} {pot['amount']}")
+            return "; ".join(parts)
+        if "bust" in event:
+            return f"{name(event['bust'])} has no chips left and is out"
+        if "game_over" in event:
+            return f"Game over: {event['game_over']}"
+        return ""
+
+    def result_reason(self, outcome: dict, observation) -> str:
+        winners = (outcome or {}).get("winners") or []
+        if len(winners) == 1 and observation and sum(d["chips"] > 0 for d in observation["seats"]) == 1:
+            return f"{self.seat_name(winners[0])} won every chip at the table."
+        return super().result_reason(outcome, observation)
+
+    # --- drawing -----------------------------------------------------------------------------------
+    def board(self, observation, *, flipped: bool = False, last: dict | None = None) -> dict:
+        obs = observation or {}
+        seats = obs.get("seats") or []
+        names = [d["seat"] for d in seats]
+        bottom = names.index(obs["viewer"]) if obs.get("viewer") in names else 0
+        drawn, button = [], None
+        for k, d in enumerate(seats):
+            angle = math.pi / 2 + 2 * math.pi * ((k - bottom) % len(seats)) / len(seats)
+            sx, sy = CX + SEAT_RX * math.cos(angle), CY + SEAT_RY * math.sin(angle)
+            x, y = sx - PLATE_W / 2, sy - PLATE_H / 2
+            hole = list(d["cards"]) + [None] * d.get("hidden", 0)
+            cards = [_card(c, x + 6 + j * (SMALL[0] + 3), y + (PLATE_H - SMALL[1]) / 2, SMALL)
+                     for j, c in enumerate(hole)]
+            you = d["seat"] == obs.get("viewer")
+            to_act = d["seat"] == obs.get("to_move")
+            cls = ["seat", f"status-{d['status']}"] + ["you"] * you + ["to-act"] * to_act
+            label = (f"{self.seat_name(d['seat'])}{' (you)' if you else ''}: {d['chips']} chips, "
+                     f"{STATUS_WORDS[d['status']]}")
+            if d["bet"]:
+                label += f", bet {d['bet']}"
+            if d["cards"]:
+                label += ", cards " + " and ".join(map(card_words, d["cards"]))
+            elif hole:
+                label += f", {len(hole)} cards face down"
+            if to_act:
+                label += ", to act"
+            bet = None
+            if d["bet"]:
+                bet = {"x": f"{CX + (sx - CX) * 0.6:.1f}", "y": f"{CY + (sy - CY) * 0.58:.1f}", "amount": d["bet"]}
+            if d["seat"] == obs.get("button"):
+                side = 1 if abs(sx - CX) < PLATE_W / 2 or sx < CX else -1  # beside the plate, towards the middle
+                bx, by = sx + side * (PLATE_W / 2 + 18), sy
+                button = {"x": f"{bx:.1f}", "y": f"{by:.1f}", "label": f"Dealer button: {self.seat_name(d['seat'])}"}
+            drawn.append({"name": self.seat_name(d["seat"]) + (" (you)" if you else ""), "x": f"{x:.1f}",
+                          "y": f"{y:.1f}", "tx": f"{x + 6 + 2 * (SMALL[0] + 3) + 4:.1f}",
+                          "ty": f"{y + 20:.1f}", "ty2": f"{y + 40:.1f}", "ty3": f"{y + 58:.1f}",
+                          "cls": " ".join(cls), "label": label, "chips": d["chips"],
+                          "status": STATUS_WORDS[d["status"]] + (" · to act" if to_act else ""),
+                          "cards": cards, "bet": bet})
+        board = obs.get("board") or []
+        left = CX - (5 * LARGE[0] + 4 * 8) / 2
+        slots = [{"x": f"{left + j * (LARGE[0] + 8):.1f}", "y": f"{CY - 62:.1f}"} for j in range(5)]
+        pots = obs.get("pots") or []
+        pot_lines = [("Pot" if j == 0 else f"Side pot {j}") + f" {p['amount']}" for j, p in enumerate(pots)]
+        prompt = ""
+        viewer = obs.get("viewer")
+        if viewer and viewer == obs.get("to_move"):
+            a = amounts(obs, viewer)
+            prompt = (f"Your turn: {'call ' + str(a['to_call']) if a['to_call'] else 'check'} · "
+                      f"{'raise to ' + str(a['raise_to']) if a['high'] else 'bet ' + str(a['bb'])} · "
+                      f"all in {a['stack']}")
+        heading = ""
+        if obs:
+            heading = (f"Hand {obs['hand']} · blinds {obs['small_blind']}/{obs['big_blind']} · "
+                       f"{obs['street']}")
+        return {
+            "turn": obs.get("turn", 0),
+            "view_box": f"0 0 {W} {H}",
+            "table": {"cx": CX, "cy": CY, "rx": 300, "ry": 165},
+            "heading": heading,
+            "seats": drawn,
+            "cards": [_card(c, float(slots[j]["x"]), float(slots[j]["y"]), LARGE) for j, c in enumerate(board)]
+            + [c for s in drawn for c in s["cards"]],
+            "slots": slots[len(board):],
+            "card_w": LARGE[0],
+            "card_h": LARGE[1],
+            "pots": [{"text": t, "y": f"{CY + 36 + 20 * j:.1f}"} for j, t in enumerate(pot_lines)],
+            "button": button,
+            "prompt": prompt,
+            "prompt_y": f"{CY + 40 + 20 * len(pot_lines):.1f}",
+            "result": obs.get("result"),
+        }
+
+    def seat_stats(self, observation, seat: str) -> list:
+        d = next((d for d in (observation or {}).get("seats", []) if d["seat"] == seat), None)
+        if d is None:
+            return []
+        return [("Chips", d["chips"]), ("Bet", d["bet"]), ("Status", STATUS_WORDS[d["status"]])]
+
+    def material(self, observation, seat: str):
+        d = next((d for d in (observation or {}).get("seats", []) if d["seat"] == seat), None)
+        return None if d is None else float(d["chips"] + d["total"])
+
+    # --- input -------------------------------------------------------------------------------------
+    def action_path(self, seat: str, action, observation=None) -> list[dict]:
+        """One off-board step; its label has the amount when the observation is given."""
+        return [{"key": action, "label": _action_label(action, observation, seat)}]
+
+    def action_group(self, seat: str, action, observation=None) -> str:
+        return "Give up" if action == "fold" else ("Stay in" if action in ("check", "call") else "Put in more")
+
+    # --- the lobby ---------------------------------------------------------------------------------
+    def params(self) -> list[Param]:
+        (p_lo, p_hi), (c_lo, c_hi), (b_lo, b_hi) = (LIMITS[k] for k in ("players", "chips", "big_blind"))
+        return [Param("players", "Players", DEFAULTS["players"], minimum=p_lo, maximum=p_hi,
+                      help="Seats at the table"),
+                Param("chips", "Starting chips", DEFAULTS["chips"], minimum=c_lo, maximum=c_hi,
+                      help="Every player starts with this many chips"),
+                Param("big_blind", "Big blind", DEFAULTS["big_blind"], minimum=b_lo, maximum=b_hi,
+                      help="The first big blind, also the bet size (the small blind is half; blinds double "
+                           "every 10 hands)")]
