@@ -304,10 +304,10 @@ def test_board_template_renders_valid_svg():
     engine = Engine(dirs=[str(BASE_DIR / "games/nim3p/templates"), str(BASE_DIR / "games/nim/templates")])
     html = engine.get_template(ui.board_template).render(Context({"board": ui.board(s.to_json())}))
     svg = xml.dom.minidom.parseString(html.strip()).documentElement
-    assert svg.getAttribute("id") == "board" and svg.getAttribute("class") == "board board-nim3p"
+    assert svg.getAttribute("id") == "board" and svg.getAttribute("class") == "board board-nim3p nim-heaps"
     picks = {g.getAttribute("data-pick") for g in svg.getElementsByTagName("g") if g.getAttribute("data-pick")}
     assert picks == {f"take:{h},{c}" for h, n in enumerate([5, 2, 4]) for c in range(1, n + 1)}
-    assert (BASE_DIR / "games/nim3p/static" / ui.stylesheet).exists()
+    assert (BASE_DIR / "games/nim/static" / ui.stylesheet).exists()
 
 
 def test_rules_and_bots_do_not_import_django():

@@ -370,7 +370,7 @@ def test_board_template_renders_valid_svg():
     html = Engine(dirs=[str(BASE_DIR / "games/nim/templates")]).get_template(ui.board_template).render(
         Context({"board": ui.board(s.to_json()), "board_label": "Position"}))
     svg = xml.dom.minidom.parseString(html.strip()).documentElement
-    assert svg.getAttribute("id") == "board" and svg.getAttribute("class") == "board board-nim"
+    assert svg.getAttribute("id") == "board" and svg.getAttribute("class") == "board board-nim nim-heaps"
     assert svg.getAttribute("data-turn") == "3"
     picks = [g for g in svg.getElementsByTagName("g") if g.getAttribute("data-pick")]
     assert {g.getAttribute("data-pick") for g in picks} == {f"take:{h},{c}" for h, n in enumerate([5, 2, 4])
