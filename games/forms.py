@@ -2,9 +2,11 @@
 it never names a game."""
 from __future__ import annotations
 
+import json
 import random
 
 from django import forms
+from django.forms.fields import InvalidJSONInput
 
 from . import services
 from .bots import LEVEL_WORDS, levels_for
@@ -54,6 +56,15 @@ class NewGameForm(forms.Form):
         self.params = ui.params()
         for param in self.params:
             self.fields[f"param_{param.name}"] = _param_field(param)
+        self.presets = {p.name: p for p in ui.presets()}
+        if self.presets:
+            self.fields["preset"] = forms.ChoiceField(
+                label="Puzzle", required=False,
+                choices=[("", "Your own (below)")] + [(p.name, f"{p.title} ({p.note})" if p.note else p.title)
+                                                      for p in self.presets.values()])
+        if data is None:
+            self._prepare_initial(ui)
+            source = self.initial
         self.engine_game = self._game_from(source)
         self.ui = ui_for(self.engine_game)
         levels = levels_for(self.engine_game)
@@ -65,11 +76,39 @@ class NewGameForm(forms.Form):
             self.fields[f"seat_{side}"] = forms.ChoiceField(label=self.ui.seat_name(side), choices=choices,
                                                             initial=initial)
 
+    def _prepare_initial(self, ui) -> None:
+        """An unbound form (the lobby from a link, or its options swapped in): JSON options parsed, a chosen
+        preset's options filled in (unless given), and an editor click (``edit=r,q`` with ``tool``) applied."""
+        initial = self.initial = dict(self.initial)
+        for param in self.params:
+            key = f"param_{param.name}"
+            if param.json and isinstance(initial.get(key), str):
+                try:
+                    initial[key] = json.loads(initial[key])
+                except ValueError:
+                    initial[key] = InvalidJSONInput(initial[key])
+        preset = self.presets.get(initial.get("preset") or "")
+        if preset is not None:
+            for name, value in preset.params.items():
+                initial.setdefault(f"param_{name}", value)
+        key = f"param_{ui.editor_param}"
+        tools = {t.name for t in ui.editor_tools}
+        if ui.editor_param and initial.get("tool") in tools and key in initial:
+            try:
+                r, q = (int(v) for v in str(initial.get("edit", "")).split(","))
+            except ValueError:
+                return
+            if abs(r) < 100 and abs(q) < 100 and not isinstance(initial[key], InvalidJSONInput):
+                initial[key] = ui.edit(initial[key], initial["tool"], (r, q))
+
     def _game_from(self, source):
-        """The game with the given options where they are valid (else its defaults): its seats."""
+        """The game with the given options where they are valid (else its defaults, and ``params_error``
+        says why): its seats."""
+        self.params_error = ""
         try:
             return load_game(self.game_name, **self._param_values(source))
-        except (InvalidParams, ValueError, TypeError):
+        except (InvalidParams, ValueError, TypeError) as exc:
+            self.params_error = str(exc) if not isinstance(exc, TypeError) else "Check the options."
             return load_game(self.game_name)
 
     def _param_values(self, data) -> dict:
@@ -78,6 +117,11 @@ class NewGameForm(forms.Form):
             raw = data.get(f"param_{param.name}")
             if isinstance(param.default, bool):
                 values[param.name] = raw in ("on", "true", "1", True)
+            elif param.json:
+                try:
+                    values[param.name] = json.loads(raw) if isinstance(raw, (str, InvalidJSONInput)) else raw
+                except ValueError as exc:
+                    raise ValueError(f"{param.label}: not valid JSON ({exc})") from None
             elif raw not in (None, ""):
                 values[param.name] = int(raw) if isinstance(param.default, int) else str(raw)
         return values
@@ -92,6 +136,50 @@ class NewGameForm(forms.Form):
 
     def param_fields(self):
         return [self[f"param_{p.name}"] for p in self.params]
+
+    def current_params(self) -> dict:
+        """The options as shown (the defaults where they are not valid)."""
+        return dict(self.engine_game.params)
+
+    def current_preset(self) -> str:
+        """The name of the preset whose options are the ones shown, or ""."""
+        if self.params_error:
+            return ""
+        shown = self.current_params()
+        return next((p.name for p in self.presets.values()
+                     if all(shown.get(k) == v for k, v in p.params.items())), "")
+
+    def share_query(self) -> str:
+        """The lobby's query string that sets up this game and its options (a link to share)."""
+        from urllib.parse import urlencode
+        preset = self.current_preset()
+        if preset:
+            return urlencode({"game": self.game_name, "preset": preset})
+        query = {"game": self.game_name}
+        for param in self.params:
+            value = self.current_params().get(param.name, param.default)
+            if value != param.default:
+                query[f"param_{param.name}"] = json.dumps(value, separators=(",", ":")) if param.json else (
+                    ("on" if value else "") if isinstance(param.default, bool) else value)
+        return urlencode(query)
+
+    def editor(self) -> dict | None:
+        """The position editor's context (tools, board, chosen tool), if the game has one."""
+        if not self.ui.editor_param:
+            return None
+        try:  # the value as shown in its text box, which may not be a valid one yet
+            value = json.loads(self[f"param_{self.ui.editor_param}"].value())
+        except (TypeError, ValueError):
+            value = self.current_params().get(self.ui.editor_param)
+        tools = list(self.ui.editor_tools)
+        chosen = (self.data if self.is_bound else self.initial).get("tool")
+        try:
+            board = self.ui.editor_board(value)
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError):
+            board = self.ui.editor_board(self.current_params().get(self.ui.editor_param))
+        return {"tools": tools, "tool": chosen if chosen in {t.name for t in tools} else tools[0].name,
+                "board": board, "template": self.ui.board_template, "stylesheet": self.ui.stylesheet,
+                "json": json.dumps(value, separators=(",", ":"))}
 
     def seat_fields(self):
         return [self[f"seat_{side}"] for side in self.engine_game.info.players]
@@ -138,6 +226,10 @@ class NewGameForm(forms.Form):
 
 def _param_field(param) -> forms.Field:
     attrs = {"aria-describedby": f"id_param_{param.name}_help"} if param.help else {}
+    if param.json:
+        return forms.JSONField(label=param.label, initial=param.default, help_text=param.help, max_length=20_000,
+                               widget=forms.Textarea(attrs={**attrs, "rows": 4, "spellcheck": "false",
+                                                            "class": "json-input"}))
     if param.choices:
         coerce = int if isinstance(param.default, int) and not isinstance(param.default, bool) else str
         return forms.TypedChoiceField(label=param.label, choices=[(str(v), label) for v, label in param.choices],

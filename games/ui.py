@@ -22,7 +22,8 @@ JSON = Any
 
 @dataclass(frozen=True)
 class Param:
-    """A game parameter the lobby offers: an integer range, a choice, or a yes/no."""
+    """A game parameter the lobby offers: an integer range, a choice, a yes/no, or (``json``) a JSON value
+    edited as text (a puzzle's position)."""
 
     name: str
     label: str
@@ -31,6 +32,26 @@ class Param:
     minimum: int | None = None
     maximum: int | None = None
     help: str = ""
+    json: bool = False
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A ready-made set of parameters (a puzzle of the game's library): ``name`` (in links), ``title``, a
+    ``note`` (e.g. its optimum) and the ``params`` it sets."""
+
+    name: str
+    title: str
+    params: dict
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class EditorTool:
+    """One tool of a game's position editor (a token kind to place, a block, the eraser)."""
+
+    name: str
+    label: str
 
 
 class GameUI:
@@ -96,6 +117,23 @@ class GameUI:
     def params(self) -> list[Param]:
         """The game's parameters the lobby offers (none by default)."""
         return []
+
+    def presets(self) -> list[Preset]:
+        """Ready-made parameter sets, easiest first: the game's library (none by default)."""
+        return []
+
+    # A position editor in the lobby (none by default): the board of ``editor_board`` drawn with
+    # ``board_template``; a click on a hex (an element with ``data-r``/``data-q``) with a tool applies ``edit``.
+    editor_param = ""  # the JSON parameter the editor changes
+    editor_tools: tuple = ()  # EditorTool, the first chosen by default
+
+    def editor_board(self, value: JSON) -> dict:
+        """Board context for the edited parameter's value (which may not be a valid one yet)."""
+        raise NotImplementedError
+
+    def edit(self, value: JSON, tool: str, hex_: tuple[int, int]) -> JSON:
+        """The value after using ``tool`` on ``hex_``."""
+        raise NotImplementedError
 
 
 _cache: dict[int, GameUI] = {}

@@ -1,3 +1,4 @@
+import json
 import logging
 
 from django.contrib import messages
@@ -8,8 +9,10 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 
-from . import presenters, replay, safejson, seatsession, services
-from .forms import NewGameForm
+from . import hints, presenters, replay, safejson, seatsession, services
+from .bots import LEVEL_WORDS, levels_for
+from .engine import load_game, registered_names
+from .forms import ME, NewGameForm
 from .models import Game
 from .ui import ui_for
 
@@ -220,3 +223,50 @@ def resign(request: HttpRequest, game_id: str) -> HttpResponse:
     except services.ServiceError as exc:
         return _refused(request, game_id, exc)
     return _done(request, game_id, seat[0])
+
+
+@require_POST
+def hint(request: HttpRequest, game_id: str) -> HttpResponse:
+    """The best bot's move for this browser's seat of a one-player game, as words the page shows (and chooses
+    in the list of moves) or, without JavaScript, as a message on the game page."""
+    seat = seatsession.recall(request.session, game_id)
+    try:
+        game, side, action = hints.hint(game_id, seat[1] if seat else None)
+    except services.ServiceError as exc:
+        if _is_htmx(request) and not isinstance(exc, services.NotFound):
+            return render(request, "games/_hint.html", {"error": exc.message})
+        return _refused(request, game_id, exc)
+    ui = ui_for(services.engine_for(game))
+    words = ui.action_words(side, action, services.current_state(game).observation(side))
+    if not _is_htmx(request):
+        messages.info(request, f"Hint: {words}")
+        return redirect(game)
+    return render(request, "games/_hint.html", {"words": words, "action_value": presenters.action_json_value(action)})
+
+
+@require_safe
+def library(request: HttpRequest, name: str) -> HttpResponse:
+    """A game's ready-made setups (a puzzle library), easiest first, each to play, to watch the best bot
+    play, or to share as a link to the lobby."""
+    if name not in registered_names():
+        return not_found(request, f"There is no game “{name}”.")
+    ui = ui_for(load_game(name))
+    presets = ui.presets()
+    if not presets:
+        return not_found(request, f"{ui.game.info.title} has no library.")
+    level = levels_for(ui.game)[-1]
+    rows = []
+    for i, preset in enumerate(presets, 1):
+        engine = load_game(name, **preset.params)
+        seat = engine.info.players[0]
+        stats = ui_for(engine).seat_stats(engine.new_initial_state().observation(seat), seat)
+        rows.append({"number": i, "preset": preset, "stats": stats, "params": {
+            f"param_{k}": v if isinstance(v, (int, str)) else json.dumps(v, separators=(",", ":"))
+            for k, v in preset.params.items()}})
+    # Figures that are the same for every entry (e.g. the turn, 0) say nothing here.
+    varying = [j for j in range(len(rows[0]["stats"])) if len({str(r["stats"][j][1]) for r in rows}) > 1]
+    for row in rows:
+        row["stats"] = [row["stats"][j] for j in varying]
+    return render(request, "games/library.html", {
+        "ui": ui, "title": ui.game.info.title, "game_name": name, "rows": rows, "seats": ui.game.info.players,
+        "me": ME, "bot": f"bot:{level}", "bot_words": LEVEL_WORDS.get(level, level).split(":")[0].lower()})

@@ -20,7 +20,7 @@ pytestmark = pytest.mark.browser
 
 SHOTS = "/tmp/ropasci-games-{}-{}.png"
 OWN_TESTS = {"ropasci360"}
-LONG_GAMES = {"expendibots": 5, "cyclotron": 5, "2048": 5, "rubiks_cube": 5, "poker": 4}  # moves before resigning
+LONG_GAMES = {"expendibots": 5, "cyclotron": 5, "2048": 5, "rubiks_cube": 5, "poker": 4, "ropasci_puzzle": 5}  # moves before resigning
 OPTIONS = {"hex": {"size": "5"}}  # lobby options set for a shorter game
 MAX_MOVES = 200
 

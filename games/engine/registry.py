@@ -28,6 +28,7 @@ PACKAGES = (
     "games.g2048",
     "games.rubiks_cube",
     "games.poker",
+    "games.ropasci_puzzle",
 )
 
 _modules: dict[str, ModuleType] | None = None

@@ -365,6 +365,9 @@
     refresh();
     if (confirm.disabled) return false;
     select.value = sel.choice;
+    // A key may come right after a live swap, before htmx has taken the new form in: without this the
+    // browser would post the form itself.
+    if (window.htmx) window.htmx.process(form);
     confirm.click();
     return true;
   }
@@ -477,7 +480,16 @@
   document.body.addEventListener("htmx:wsBeforeMessage", rememberFocus);
   document.body.addEventListener("htmx:beforeSwap", rememberFocus);
   document.body.addEventListener("htmx:wsAfterMessage", function () { bind(); restoreFocus(); });
-  document.body.addEventListener("htmx:afterSettle", function () { bind(); restoreFocus(); });
+  document.body.addEventListener("htmx:afterSettle", function (evt) {
+    bind(); restoreFocus();
+    // A hint (one-player games) is chosen in the list, as if picked there: the player confirms it.
+    var hint = evt.detail && evt.detail.elt && evt.detail.elt.id === "hint" ? evt.detail.elt : null;
+    var select = document.getElementById("action-select");
+    if (hint && hint.dataset.action && select && findChoice(legalActions(), hint.dataset.action)) {
+      select.value = hint.dataset.action;
+      select.dispatchEvent(new Event("change", { bubbles: true }));
+    }
+  });
   document.body.addEventListener("htmx:oobAfterSwap", function () { bind(); });
 
   // A submitted form is done with the current choice.

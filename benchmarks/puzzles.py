@@ -1,0 +1,130 @@
+"""Time and nodes of the RoPaSci 360 puzzle solver on a fixed test set; prints the Markdown table of
+``docs/puzzles.md``.
+
+    python benchmarks/puzzles.py [--groups library,mixed-3x9,...] [--baseline SECONDS]
+
+The set: the puzzle library, then seeded random positions per group (``mixed-UxL``: U Upper tokens of
+different symbols and L Lower tokens they can all beat, 0-8 blocks; ``same-3xL``: three Upper rocks and L
+Lower scissors). ``--baseline`` also runs a plain joint A* (every joint move, the classic bound "the farthest
+target from its nearest predator, two hexes a turn") with that time limit per position, for comparison.
+Run it alone on the machine: the figures are wall-clock seconds.
+"""
+from __future__ import annotations
+
+import argparse
+import heapq
+import itertools
+import os
+import random
+import statistics
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from games.ropasci360.rules import HEXES  # noqa: E402
+from games.ropasci_puzzle.position import library, parse_position  # noqa: E402
+from games.ropasci_puzzle.solver import FAR, encode, predator, solve  # noqa: E402
+
+PREY = {"r": "s", "p": "r", "s": "p"}
+GROUPS = ("library", "mixed-2x4", "mixed-3x4", "mixed-3x6", "mixed-3x9", "same-3x9")
+PER_GROUP = 8
+BASELINE_STATES = 2_000_000  # the plain A* stops there too (memory)
+
+
+def random_position(rng: random.Random, group: str) -> dict:
+    kind, size = group.split("-")
+    n_upper, n_lower = map(int, size.split("x"))
+    cells = list(HEXES)
+    rng.shuffle(cells)
+    n_blocks = rng.randint(0, 8)
+    symbols = ["r"] * n_upper if kind == "same" else rng.sample("rps", n_upper)
+    return {"upper": [[symbols[i], *cells[i]] for i in range(n_upper)],
+            "lower": [[PREY[rng.choice(symbols)], *cells[n_upper + i]] for i in range(n_lower)],
+            "block": [["", *cells[n_upper + n_lower + i]] for i in range(n_blocks)]}
+
+
+def test_set(groups) -> list[tuple[str, str, dict]]:
+    out = []
+    for group in groups:
+        if group == "library":
+            out += [(group, e["name"], e["position"]) for e in library()]
+            continue
+        rng = random.Random(f"ropasci-puzzle-{group}")
+        out += [(group, f"{group}-{i + 1}", random_position(rng, group)) for i in range(PER_GROUP)]
+    return out
+
+
+def plain_astar(position: dict, seconds: float) -> tuple[int | None, int, bool]:
+    """(turns, nodes, finished) of a plain joint A*: no relaxation, no move filtering; unfinished after
+    ``seconds`` or ``BASELINE_STATES`` positions stored."""
+    board, ups, lower = encode(parse_position(position))
+
+    def h(u, low):
+        worst = 0
+        for g, (hx, s) in enumerate(board.groups):
+            if low >> g & 1:
+                near = min((board.dist("front", 0, hx)[x & 63] for x in u if x >> 6 == predator(s)), default=FAR)
+                worst = max(worst, (near + 1) // 2)
+        return worst
+
+    start = time.perf_counter()
+    heap = [(h(ups, lower), 0, ups, lower)]
+    best = {(ups, lower): 0}
+    nodes = 0
+    while heap:
+        if time.perf_counter() - start > seconds or len(best) > BASELINE_STATES:
+            return None, nodes, False
+        f, g, u, low = heapq.heappop(heap)
+        if best.get((u, low), FAR) < g or f >= FAR:
+            continue
+        nodes += 1
+        occupied = {x & 63 for x in u}
+        for dests in itertools.product(*(board.moves(x & 63, occupied) for x in u)):
+            nu, nl = board.resolve(u, low, dests)
+            if not nl:
+                return g + 1, nodes, True
+            if nu and best.get((nu, nl), FAR) > g + 1:
+                best[(nu, nl)] = g + 1
+                heapq.heappush(heap, (g + 1 + h(nu, nl), g + 1, nu, nl))
+    return None, nodes, True
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--groups", default=",".join(GROUPS), help=f"comma-separated, of {', '.join(GROUPS)}")
+    parser.add_argument("--baseline", type=float, default=0.0, metavar="SECONDS",
+                        help=f"also run a plain joint A* with this time limit per position (and at most "
+                             f"{BASELINE_STATES:,} positions stored)")
+    args = parser.parse_args(argv)
+    rows, by_group = [], {}
+    for group, name, position in test_set(args.groups.split(",")):
+        stats: dict = {}
+        turns = solve(position, stats=stats)
+        p = parse_position(position)
+        row = [name, str(len(p.upper)), str(len(p.lower)), str(len(p.blocks)),
+               "none" if turns is None else str(len(turns)), str(stats["nodes"]), str(stats["relaxations"]),
+               f"{stats['seconds']:.2f}"]
+        if args.baseline:
+            found, nodes, finished = plain_astar(position, args.baseline)
+            row.append(f"{found} ({nodes} nodes)" if finished else f"gave up ({nodes} nodes)")
+        rows.append(row)
+        by_group.setdefault(group, []).append(stats["seconds"])
+        print("|", " | ".join(row), "|", file=sys.stderr, flush=True)
+    head = ["position", "Upper", "Lower", "blocks", "turns", "nodes", "relaxations", "seconds"]
+    if args.baseline:
+        head.append("plain A*")
+    print("| " + " | ".join(head) + " |")
+    print("|" + "|".join("---" for _ in head) + "|")
+    for row in rows:
+        print("| " + " | ".join(row) + " |")
+    print()
+    print("| group | positions | median s | max s | under 1 s |")
+    print("|---|---|---|---|---|")
+    for group, times in by_group.items():
+        print(f"| {group} | {len(times)} | {statistics.median(times):.2f} | {max(times):.2f} | "
+              f"{sum(t < 1 for t in times)}/{len(times)} |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,430 @@
+"""A provably shortest solution of a RoPaSci 360 single-player puzzle (``solve``), by iterative deepening.
+
+The search is over joint positions (every Upper token moves each turn), not token by token. For a turn limit
+T = L, L + 1, ... it looks, depth first, for a plan of exactly that many turns; the first T with a plan gives
+an optimal one. A branch is cut as soon as a lower bound exceeds the turns left:
+
+* a cheap bound, for every position generated: per symbol, the tokens share out their remaining targets and
+  each visits its share (a tour over the targets; a turn covers at most two hexes), and no target can be
+  reached before the closest token of any kind could slide there (see ``relax`` for why);
+* the relaxation of ``relax``, for every position entered: far stronger (it knows that a swing needs a
+  pivot where another token can really be at that time), warm-started from the parent's result, whose
+  per-token sets also filter each token's moves before the joint moves are formed.
+
+What a branch is proven not to manage is remembered (a table of lower bounds per position) across depths and
+thresholds. Positions are canonical (Upper tokens sorted: tokens of one symbol are interchangeable), and a
+position is dead when some Lower token has no predator left or none can reach it.
+"""
+from __future__ import annotations
+
+import itertools
+import time
+from collections import deque
+
+from games.ropasci360.rules import HEXES, INDEX, NEIGHBOURS, N
+
+from .position import Position, parse_position
+from .relax import BIT, Relaxation, mask_of
+
+MAX_TURNS = 60  # the game's turn limit too
+CODE = {"r": 0, "p": 1, "s": 2}
+LETTER = "rps"
+NAMES = ("rock", "paper", "scissors")
+# Symbols (as a bitmask 1 << code) that fall on a hex, by the mask of symbols there: code c beats (c + 2) % 3.
+DEAD = (0, 0, 0, 0b001, 0, 0b100, 0b010, 0b111)
+FAR = 10 ** 6
+TABLE_LIMIT = 2_000_000  # remembered bounds; the table starts afresh beyond this (only speed is lost)
+CLOCK_EVERY = 256  # positions entered between looks at the clock
+
+
+class OutOfTime(Exception):
+    """``solve`` passed its deadline."""
+
+
+def predator(code: int) -> int:
+    """The symbol that beats ``code``."""
+    return (code + 1) % 3
+
+
+class Board:
+    """What never changes in one puzzle: blocks, the Lower tokens (one group per hex: tokens sharing a hex have
+    one symbol and fall together), each hex's moves and per-class distances (lazily)."""
+
+    def __init__(self, position: Position):
+        blocks = {INDEX[h] for h in position.blocks}
+        free = [i not in blocks for i in range(N)]
+        self.slides = tuple(tuple(b for b in NEIGHBOURS[a] if free[b]) for a in range(N))
+        self.swings = tuple(
+            tuple((y, tuple(z for z in NEIGHBOURS[y] if z != a and z not in NEIGHBOURS[a] and free[z]))
+                  for y in NEIGHBOURS[a] if free[y])
+            for a in range(N))
+        groups = {INDEX[h]: CODE[s] for s, h in position.lower}
+        self.groups = tuple(sorted(groups.items()))  # (hex, symbol code)
+        self.group_at = {h: g for g, (h, _) in enumerate(self.groups)}
+        # The groups each class (Upper symbol) must remove, and where a token of that class may not land: under
+        # a Lower token that beats it and can never be removed (nothing on the board beats that token).
+        self.targets = tuple(tuple(g for g, (_, s) in enumerate(self.groups) if predator(s) == c) for c in range(3))
+        present = {CODE[s] for s, _ in position.upper}
+        self.deadly = tuple(frozenset(h for h, s in self.groups if s == predator(c) and predator(s) not in present)
+                            for c in range(3))
+        self.free = free
+        self.safe = tuple(tuple(free[i] and i not in self.deadly[c] for i in range(N)) for c in range(3))
+        self.relaxation = Relaxation(mask_of(i for i in range(N) if free[i]),
+                                     tuple(mask_of(i for i in range(N) if self.safe[c][i]) for c in range(3)))
+        self._dist: dict = {}
+
+    def dist(self, kind: str, c: int, target: int) -> list[int]:
+        """Turns from every hex to ``target``: kind "swing" for a token of class c, two hexes a turn as if a pivot
+        were always there, landing only where it may; "front" for any token sliding over free hexes."""
+        key = (kind, c, target)
+        d = self._dist.get(key)
+        if d is None:
+            d = self._dist[key] = self._bfs(kind, c, target)
+        return d
+
+    def _bfs(self, kind: str, c: int, target: int) -> list[int]:
+        land = self.free if kind == "front" else self.safe[c]
+        dist = [FAR] * N
+        dist[target] = 0
+        queue = deque([target])
+        while queue:  # moves are symmetric: slides obviously, a swing a->z around y is z->a around y
+            a = queue.popleft()
+            nd = dist[a] + 1
+            nxt = list(self.slides[a])
+            if kind == "swing":
+                for _, zs in self.swings[a]:
+                    nxt.extend(zs)
+            for b in nxt:
+                if dist[b] > nd and land[b]:
+                    dist[b] = nd
+                    queue.append(b)
+        return dist
+
+    def moves(self, a: int, occupied: set) -> list[int]:
+        """Destinations of a token on hex ``a`` (slides, then swings around occupied hexes; each hex once)."""
+        out = list(self.slides[a])
+        for y, zs in self.swings[a]:
+            if y in occupied:
+                for z in zs:
+                    if z not in out:
+                        out.append(z)
+        return out
+
+    def resolve(self, ups: tuple, lower: int, dests) -> tuple[tuple, int]:
+        """The position after Upper's tokens (codes ``symbol << 6 | hex``) move to ``dests``: battles on every
+        hex where a token landed."""
+        arrive: dict[int, int] = {}
+        for u, d in zip(ups, dests):
+            arrive[d] = arrive.get(d, 0) | 1 << (u >> 6)
+        dead_at = {}
+        for d, mask in arrive.items():
+            g = self.group_at.get(d)
+            if g is not None and lower >> g & 1:
+                s = self.groups[g][1]
+                dead = DEAD[mask | 1 << s]
+                if dead >> s & 1:
+                    lower &= ~(1 << g)
+            else:
+                dead = DEAD[mask]
+            if dead:
+                dead_at[d] = dead
+        if not dead_at:
+            return tuple(sorted((u & ~63) | d for u, d in zip(ups, dests))), lower
+        return tuple(sorted((u & ~63) | d for u, d in zip(ups, dests)
+                            if not dead_at.get(d, 0) >> (u >> 6) & 1)), lower
+
+
+class Search:
+    """One solve: the iterative deepening, its bounds and its statistics (``nodes``: positions entered,
+    ``relaxations``: runs of the relaxation, ``thresholds``: turn counts tried)."""
+
+    def __init__(self, board: Board, deadline: float | None = None):
+        self.board = board
+        self.deadline = deadline
+        self.known: dict = {}  # (ups, lower) -> proven lower bound on the turns still needed
+        self.target_bit = tuple({g: 1 << j for j, g in enumerate(board.targets[c])} for c in range(3))
+        self._estimates: dict = {}
+        self._tour: dict = {}
+        self._paths: dict = {}
+        self.nodes = self.relaxations = self.thresholds = 0
+
+    # --- bounds -----------------------------------------------------------------------------------------
+    def _tsp(self, c: int):
+        """cost[S][e]: turns to hit every target of class c in the set S (bits over ``targets[c]``), starting on
+        target e (in S), two hexes a turn."""
+        got = self._paths.get(c)
+        if got is None:
+            b = self.board
+            hexes = [b.groups[g][0] for g in b.targets[c]]
+            m = len(hexes)
+            d = [[b.dist("swing", c, hexes[j])[hexes[i]] for j in range(m)] for i in range(m)]
+            cost = [[FAR] * m for _ in range(1 << m)]
+            for s in range(1, 1 << m):
+                for e in range(m):
+                    if s >> e & 1:
+                        rest = s & ~(1 << e)
+                        cost[s][e] = 0 if not rest else min(
+                            (d[e][f] + cost[rest][f] for f in range(m) if rest >> f & 1), default=FAR)
+            got = self._paths[c] = (hexes, cost)
+        return got
+
+    def tour(self, c: int, x: int, s: int) -> int:
+        """Turns for one token of class c on hex x to hit the targets in s."""
+        if not s:
+            return 0
+        key = (c, x, s)
+        v = self._tour.get(key)
+        if v is None:
+            hexes, cost = self._tsp(c)
+            v = min((self.board.dist("swing", c, h)[x] + cost[s][e] for e, h in enumerate(hexes) if s >> e & 1),
+                    default=FAR)
+            self._tour[key] = v
+        return v
+
+    def share(self, c: int, xs: tuple, s: int) -> int:
+        """Turns for class c's tokens on hexes ``xs`` to hit the targets in s between them: the best sharing
+        for one or two tokens; for three, only the farthest target from its nearest token (the best sharing
+        costs 3^targets steps, too many for every joint move; the relaxation does the sharing then)."""
+        if not s:
+            return 0
+        if not xs:
+            return FAR
+        if len(xs) == 1:
+            return self.tour(c, xs[0], s)
+        if len(xs) > 2:
+            return max(min(self.tour(c, x, 1 << j) for x in xs) for j in range(s.bit_length()) if s >> j & 1)
+        key = (c, xs, s)
+        v = self._tour.get(key)
+        if v is None:
+            v = FAR
+            a = s
+            while True:  # every subset a of s for the first token, the rest shared by the others
+                first = self.tour(c, xs[0], a)
+                if first < v:
+                    v = min(v, max(first, self.share(c, xs[1:], s & ~a)))
+                if not a:
+                    break
+                a = (a - 1) & s
+            self._tour[key] = v
+        return v
+
+    def local(self, c: int, lower: int) -> int:
+        """The class's remaining targets as bits over ``targets[c]``."""
+        s = 0
+        for j, g in enumerate(self.board.targets[c]):
+            if lower >> g & 1:
+                s |= 1 << j
+        return s
+
+    def estimate(self, ups: tuple, lower: int) -> tuple[int, int, int]:
+        """(lower bound, sum of the per-class bounds, how far target-less tokens are from the busiest class):
+        the bound cuts branches, the whole tuple orders the moves tried first."""
+        key = (ups, lower)
+        got = self._estimates.get(key)
+        if got is None:
+            if len(self._estimates) > TABLE_LIMIT:
+                self._estimates.clear()
+            got = self._estimates[key] = self._estimate(ups, lower)
+        return got
+
+    def _estimate(self, ups: tuple, lower: int) -> tuple[int, int, int]:
+        b = self.board
+        per_class = []
+        worst, busiest = 0, ()
+        for c in range(3):
+            s = self.local(c, lower)
+            xs = tuple(u & 63 for u in ups if u >> 6 == c)
+            v = self.share(c, xs, s) if s else 0
+            per_class.append(v)
+            if s and v >= worst:
+                worst, busiest = v, xs
+        front = 0
+        for g, (h, _) in enumerate(b.groups):
+            if lower >> g & 1:
+                dist = b.dist("front", 0, h)
+                front = max(front, min(dist[u & 63] for u in ups))
+        escort = 0
+        if busiest:
+            for u in ups:
+                if not self.local(u >> 6, lower):
+                    escort += min(b.dist("front", 0, x)[u & 63] for x in busiest)
+        return max(worst, front), sum(per_class), escort
+
+    def tokens(self, ups: tuple, lower: int) -> list:
+        b = self.board
+        return [(u >> 6, u & 63, [b.groups[g][0] for g in b.targets[u >> 6] if lower >> g & 1]) for u in ups]
+
+    def relax(self, ups, lower, turns, init=None):
+        self.relaxations += 1
+        return self.board.relaxation.run(self.tokens(ups, lower), turns, init)
+
+    # --- the search -------------------------------------------------------------------------------------
+    def run(self, ups: tuple, lower: int, max_turns: int):
+        """The dests of each turn of a shortest plan (as lists, in ``ups`` order of that turn), or None."""
+        if not lower:
+            return []
+        if dead_reason(self.board, ups, lower):
+            return None
+        turns = max(1, self.estimate(ups, lower)[0])
+        while turns <= max_turns:
+            self.thresholds += 1
+            occ = self.relax(ups, lower, turns)
+            if occ is not None:
+                path: list = []
+                if self._dfs(ups, lower, turns, occ, path):
+                    return path[::-1]
+            turns += 1
+        return None
+
+    def _dfs(self, ups: tuple, lower: int, budget: int, occ, path: list) -> bool:
+        """Is there a plan of ``budget`` turns from here? ``occ``: the relaxation's per-token hex sets."""
+        self.nodes += 1
+        if self.deadline is not None and not self.nodes % CLOCK_EVERY and time.perf_counter() > self.deadline:
+            raise OutOfTime
+        b = self.board
+        known = self.known
+        occupied = {u & 63 for u in ups}
+        lists = []
+        for i, u in enumerate(ups):
+            alive = occ[i][1]
+            dests = b.moves(u & 63, occupied)
+            keep = [d for d in dests if BIT[d] & alive]
+            # Falling on purpose (onto a Lower token that can never be removed) only when it costs no work.
+            if len(ups) > 1:
+                keep += [d for d in dests if d in b.deadly[u >> 6] and not BIT[d] & alive]
+            if not keep:
+                known[(ups, lower)] = budget + 1
+                return False
+            lists.append(keep)
+        # Per class, the combinations of its tokens' moves that keep its own bound within the budget (a
+        # class's targets fall only to its own tokens), then every joint move made of those.
+        parts = []
+        for c in sorted({u >> 6 for u in ups}):
+            idx = [i for i, u in enumerate(ups) if u >> 6 == c]
+            s = self.local(c, lower)
+            combos = []
+            for combo in itertools.product(*(lists[i] for i in idx)):
+                if s:
+                    hit = 0
+                    for d in combo:
+                        g = b.group_at.get(d)
+                        if g is not None and lower >> g & 1:
+                            hit |= self.target_bit[c].get(g, 0)
+                    if self.share(c, tuple(sorted(combo)), s & ~hit) >= budget:
+                        continue
+                combos.append(combo)
+            if not combos:
+                known[(ups, lower)] = budget + 1
+                return False
+            parts.append((idx, combos))
+        children = []
+        seen = set()
+        dests = [0] * len(ups)
+        for choice in itertools.product(*(combos for _, combos in parts)):
+            for (idx, _), combo in zip(parts, choice):
+                for i, d in zip(idx, combo):
+                    dests[i] = d
+            new, nl = b.resolve(ups, lower, dests)
+            if not nl:
+                path.append((ups, tuple(dests)))
+                return True
+            key = (new, nl)
+            if not new or key in seen or known.get(key, 0) >= budget:
+                continue
+            seen.add(key)
+            est = self.estimate(new, nl)
+            if est[0] >= budget:
+                known[key] = max(known.get(key, 0), est[0])
+                continue
+            children.append((est, tuple(dests), new, nl))
+        children.sort(key=lambda t: t[0])
+        for _, dests, new, nl in children:
+            key = (new, nl)
+            if known.get(key, 0) >= budget:  # learnt while searching an earlier sibling
+                continue
+            init = []
+            for u in new:
+                merged = None
+                for pu, po in zip(ups, occ):
+                    if pu >> 6 == u >> 6:
+                        merged = po[1:] if merged is None else [x | y for x, y in zip(merged, po[1:])]
+                init.append(merged)
+            child = self.relax(new, nl, budget - 1, init)
+            if child is not None and self._dfs(new, nl, budget - 1, child, path):
+                path.append((ups, dests))
+                return True
+            known[key] = budget
+        if len(known) > TABLE_LIMIT:
+            known.clear()
+        known[(ups, lower)] = budget + 1
+        return False
+
+
+def dead_reason(board: Board, ups: tuple, lower: int) -> str | None:
+    """Why no plan can exist, or None: no Upper token left; one that cannot move (then no turn can be played);
+    a Lower token that nothing left can beat, or that none of its predators can ever reach (moving as if every
+    free hex could hold a pivot)."""
+    if not lower:
+        return None
+    if not ups:
+        return "no Upper tokens left"
+    for u in ups:
+        if not board.slides[u & 63]:
+            return f"Upper's token on {HEXES[u & 63]} cannot move"
+    for g, (h, s) in enumerate(board.groups):
+        if lower >> g & 1:
+            c = predator(s)
+            where = f"Lower's {NAMES[s]} on {HEXES[h]}"
+            if not any(u >> 6 == c for u in ups):
+                return f"nothing left can beat {where}"
+            if min(board.dist("swing", c, h)[u & 63] for u in ups if u >> 6 == c) >= FAR:
+                return f"no {NAMES[c]} can reach {where}"
+    return None
+
+
+def plan_to_actions(steps) -> list[tuple]:
+    """The search's (ups, dests) per turn as the game's actions: one (kind, (r, q), (r, q)) per Upper token,
+    tokens in the game's order (symbol, r, q)."""
+    actions = []
+    for ups, dests in steps:
+        moves = []
+        for u, d in zip(ups, dests):
+            a = u & 63
+            moves.append((LETTER[u >> 6], HEXES[a], ("SLIDE" if d in NEIGHBOURS[a] else "SWING", HEXES[a], HEXES[d])))
+        moves.sort(key=lambda m: (m[0], m[1], m[2]))
+        actions.append(tuple(m[2] for m in moves))
+    return actions
+
+
+def encode(position: Position) -> tuple[Board, tuple, int]:
+    board = Board(position)
+    ups = tuple(sorted(CODE[s] << 6 | INDEX[h] for s, h in position.upper))
+    return board, ups, (1 << len(board.groups)) - 1
+
+
+def solve(position, *, max_turns: int = MAX_TURNS, stats: dict | None = None,
+          deadline: float | None = None) -> list[tuple] | None:
+    """A shortest solution of ``position`` (the course's JSON, or a parsed ``Position``): a list of turns,
+    each the game's action (a tuple of ``(kind, (r, q), (r, q))``, one per Upper token in the order (symbol,
+    r, q)); None if there is none within ``max_turns``. ``stats``, if given, receives ``nodes``,
+    ``relaxations``, ``thresholds`` and ``seconds``. Raises PositionError for a malformed position and
+    OutOfTime once ``time.perf_counter()`` passes ``deadline``."""
+    if not isinstance(position, Position):
+        position = parse_position(position)
+    start = time.perf_counter()
+    board, ups, lower = encode(position)
+    search = Search(board, deadline)
+    try:
+        steps = search.run(ups, lower, max_turns)
+    finally:
+        if stats is not None:
+            stats.update(nodes=search.nodes, relaxations=search.relaxations, thresholds=search.thresholds,
+                         seconds=time.perf_counter() - start)
+    return None if steps is None else plan_to_actions(steps)
+
+
+def why_unsolvable(position) -> str | None:
+    """The reason a position can plainly never be solved (see ``dead_reason``), or None."""
+    if not isinstance(position, Position):
+        position = parse_position(position)
+    return dead_reason(*encode(position))
