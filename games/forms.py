@@ -228,6 +228,7 @@ def _param_field(param) -> forms.Field:
     attrs = {"aria-describedby": f"id_param_{param.name}_help"} if param.help else {}
     if param.json:
         return forms.JSONField(label=param.label, initial=param.default, help_text=param.help, max_length=20_000,
+                               error_messages={"invalid": f"{param.label}: not valid JSON."},
                                widget=forms.Textarea(attrs={**attrs, "rows": 4, "spellcheck": "false",
                                                             "class": "json-input"}))
     if param.choices:

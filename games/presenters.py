@@ -186,6 +186,7 @@ def game_context(game: Game, viewer_side: str | None = None, *, flipped: bool = 
         "is_over": game.is_over,
         "act_url": reverse("act", args=[game.id]),
         "hint_url": reverse("hint", args=[game.id]) if len(eg.info.players) == 1 else "",
+        "score": ui.score(observation) if viewer_side else None,
         "join_url": reverse("join", args=[game.id]),
         "resign_url": reverse("resign", args=[game.id]),
         "replay_url": reverse("replay", args=[game.id]),

@@ -99,6 +99,10 @@ class GameUI:
         """(label, value) pairs shown for each seat beside the board and in the replay."""
         return []
 
+    def score(self, observation: JSON) -> float | None:
+        """A one-player game's running score (2048's), for the player's best in this browser; None: none."""
+        return None
+
     def material(self, observation: JSON, seat: str) -> float | None:
         """A number per seat to chart over a replay (e.g. pieces left); None: the game has no chart."""
         return None

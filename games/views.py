@@ -231,7 +231,10 @@ def hint(request: HttpRequest, game_id: str) -> HttpResponse:
     in the list of moves) or, without JavaScript, as a message on the game page."""
     seat = seatsession.recall(request.session, game_id)
     try:
-        game, side, action = hints.hint(game_id, seat[1] if seat else None)
+        if seat is None:
+            services.get_game(game_id)  # 404 first
+            raise services.Forbidden("you have no seat in this game: only its player can ask for a hint")
+        game, side, action = hints.hint(game_id, seat[1])
     except services.ServiceError as exc:
         if _is_htmx(request) and not isinstance(exc, services.NotFound):
             return render(request, "games/_hint.html", {"error": exc.message})

@@ -157,3 +157,10 @@ def test_2048_plays_by_arrow_keys(page, server):
         expect(page.locator("#board")).not_to_have_attribute("data-turn", str(before))
         played += 1
     assert played >= 2
+    # The best score is kept in this browser: a new game shows the last one's score as the best.
+    score = page.locator(".personal-best").get_attribute("data-score")
+    expect(page.locator(".personal-best .best-value")).to_have_text(score)
+    assert page.evaluate("localStorage.getItem('ropasci.best.2048')") == score
+    start_from_the_lobby(page, server, "2048")
+    expect(page.locator(".personal-best")).to_have_attribute("data-score", "0")
+    expect(page.locator(".personal-best .best-value")).to_have_text(score)

@@ -132,6 +132,9 @@ class UI(GameUI):
         best = max(v for row in observation["board"] for v in row)
         return [("Score", observation["score"]), ("Best tile", best)]
 
+    def score(self, observation):
+        return None if not observation else observation["score"]
+
     def material(self, observation, seat: str):
         return None if observation is None else float(observation["score"])
 

@@ -308,6 +308,19 @@
     applyBoardView();
     refresh();
     tick();
+    keepBest();
+  }
+
+  /** A one-player game's best score in this browser (localStorage), shown beside the current one. */
+  function keepBest() {
+    var el = $(".personal-best");
+    if (!el) return;
+    var key = "ropasci.best." + el.dataset.bestKey;
+    var now = parseFloat(el.dataset.score), stored = parseFloat(storageGet(key));
+    var best = isNaN(stored) ? now : Math.max(stored, now);
+    if (!isNaN(best) && best !== stored) storageSet(key, String(best));
+    var out = el.querySelector(".best-value");
+    if (out && !isNaN(best) && out.textContent !== String(best)) out.textContent = String(best);
   }
 
   // ---- events --------------------------------------------------------------------------------------
