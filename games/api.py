@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+from collections import Counter
 
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.http import HttpResponse, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
-from . import broadcast, gamelog, safejson, services
+from . import broadcast, gamelog, ratelimit, safejson, services
 from .models import Game
 
 log = logging.getLogger(__name__)
@@ -141,6 +143,10 @@ def _load_payload(game_id: str, request) -> dict:
     return game_payload(game, request, seat)
 
 
+LONG_POLLS_PER_CLIENT = int(os.environ.get("LONG_POLLS_PER_CLIENT", "0") or 0) or 16
+_polls = Counter()  # client address -> waiting requests held open in this process
+
+
 @allow("GET")
 async def detail(request, game_id: str):
     """The game; with ``?wait_turn=N``, held (up to 30 s) until N turns have resolved or the game ended.
@@ -155,7 +161,18 @@ async def detail(request, game_id: str):
             target = None
         if target is None:
             return error(400, "wait_turn must be a whole number of turns")
-        return JsonResponse(await wait_for_turn(game_id, target, request))
+        address = ratelimit.client_address(request.META)
+        if _polls[address] >= LONG_POLLS_PER_CLIENT:
+            response = error(429, f"too many waiting requests from one client (at most {LONG_POLLS_PER_CLIENT})")
+            response["Retry-After"] = "1"
+            return response
+        _polls[address] += 1
+        try:
+            return JsonResponse(await wait_for_turn(game_id, target, request))
+        finally:
+            _polls[address] -= 1
+            if _polls[address] <= 0:
+                del _polls[address]
     except services.ServiceError as exc:
         return error(exc.status, exc.message)
 

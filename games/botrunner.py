@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 import threading
 
-from asgiref.sync import sync_to_async
+from asgiref.sync import async_to_sync, sync_to_async
 from django.conf import settings
 from django.db import close_old_connections
 
@@ -34,6 +34,10 @@ def schedule_bots(game_id: str) -> None:
     bots = [s for s in game.seats.all() if s.kind == s.Kind.BOT and s.side in waiting]
     if not bots:
         return
+    if queued():
+        for seat in bots:
+            _enqueue({"type": "bot.move", "game_id": game.id, "side": seat.side, "turn": game.turn + 1})
+        return
     turns = list(game.turns.order_by("number").values_list("actions", flat=True))
     for seat in bots:
         key = (game.id, seat.side, game.turn + 1)
@@ -44,6 +48,25 @@ def schedule_bots(game_id: str) -> None:
         seconds = bot_seconds(seat)
         future = pool.submit(game.kind, turns, seat.side, seat.bot_level, seconds=seconds, params=game.params)
         future.add_done_callback(lambda f, key=key: _delivered(key, f))
+
+
+def queued() -> bool:
+    """Whether bot moves go to the workers of the channel layer (``BOT_QUEUE=channels``), not the pool."""
+    return getattr(settings, "BOT_QUEUE", "") == "channels"
+
+
+def _enqueue(message: dict) -> None:
+    from channels.layers import get_channel_layer
+
+    from .workers import CHANNEL
+    layer = get_channel_layer()
+    if serverloop.running():
+        serverloop.spawn(lambda: layer.send(CHANNEL, message))
+        return
+    try:
+        async_to_sync(layer.send)(CHANNEL, message)
+    except Exception as exc:  # Redis down: the sweep sends it again later
+        log.warning("bot move %s not queued: %r", message, exc)
 
 
 def bot_seconds(seat) -> float | None:
@@ -97,5 +120,5 @@ def _submit_bot_move(key, future) -> None:
 
 
 def on_game_changed(sender, game_id, turn, **kwargs) -> None:
-    if serverloop.running():
+    if serverloop.running() or queued():  # with the queue, any process that changed a game sends its bot move
         schedule_bots(game_id)

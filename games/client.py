@@ -2,9 +2,13 @@
 
     python -m games.client --server URL --player PACKAGE[:Class] --game ID --seat-token T [--seat upper|lower]
     python -m games.client --server URL --player PACKAGE[:Class] --bot LEVEL [--seat upper|lower]
+    python -m games.client --server URL --player PACKAGE[:Class] --key KEY [--games N]
 
 The first form takes a seat of an existing game (its seat token, and which seat it is: default upper); the
 second creates a new game with the player in one seat (default upper) against the server's ``bot:LEVEL``.
+The third plays as a bot account (``KEY``: an API key made on the account's profile): it lists the challenges
+addressed to the account, accepts those of RoPaSci 360 (declines others) and plays each in the seat it is
+given, one at a time, until N games are played (default: until stopped).
 The player is a COMP30024-style class (``__init__(player)``, ``action()``, ``update(opponent_action,
 player_action)``; the class is ``Player`` unless named after a colon), loaded as the course referee does.
 The last two lines printed are ``result: <result line>`` and ``replay: <absolute replay URL>``.
@@ -44,8 +48,9 @@ class ApiError(Exception):
 class Api:
     """A minimal JSON-over-HTTP client for the ropasci API."""
 
-    def __init__(self, server: str, timeout: float = POLL_SECONDS + 15, retries: int = 3):
+    def __init__(self, server: str, timeout: float = POLL_SECONDS + 15, retries: int = 3, key: str | None = None):
         self.server = server.rstrip("/") + "/"
+        self.key = key  # a bot account's API key, sent where no seat token is
         self.timeout = timeout
         self.retries = retries
 
@@ -59,6 +64,8 @@ class Api:
             headers["Content-Type"] = "application/json"
         if token:
             headers["Authorization"] = f"Seat {token}"
+        elif self.key:
+            headers["Authorization"] = f"Key {self.key}"
         for attempt in range(self.retries + 1):
             req = urllib.request.Request(self.url(path), data=data, headers=headers, method=method)
             try:
@@ -96,6 +103,14 @@ class Api:
 
     def post_action(self, game_id, token: str, turn: int, action) -> tuple[int, dict]:
         return self.request("POST", f"/api/games/{game_id}/actions", {"turn": turn, "action": action}, token=token)
+
+    def challenges(self) -> list[dict]:
+        """The pending challenges addressed to the key's bot account."""
+        return self.request("GET", "/api/challenges")[1]["challenges"]
+
+    def answer_challenge(self, challenge_id: str, answer: str) -> dict:
+        """``answer`` "accept" (the game's id, this account's seat and its token) or "decline"."""
+        return self.request("POST", f"/api/challenges/{challenge_id}/{answer}", {})[1]
 
 
 # --- action forms -------------------------------------------------------------------------------------
@@ -162,6 +177,36 @@ def play(api: Api, game_id, seat: str, token: str, player, out=print) -> dict:
         game = api.get_game(game_id, wait_turn=known + 1)
 
 
+def serve(api: Api, cls, player_spec: str, games: int = 0, poll: float = 5.0, out=print) -> int:
+    """As a bot account (``api.key``): accept RoPaSci 360 challenges (decline others) and play each with a
+    new ``cls(seat)``, until ``games`` are played (0: forever). Returns the number of games played."""
+    played = 0
+    while not games or played < games:
+        waiting = api.challenges()
+        for challenge in waiting:
+            if challenge.get("game") != "ropasci360" or challenge.get("side") not in SEATS:
+                api.answer_challenge(challenge["id"], "decline")
+                out(f"declined challenge {challenge['id']} ({challenge.get('game')}): this client plays RoPaSci 360")
+                continue
+            try:
+                accepted = api.answer_challenge(challenge["id"], "accept")
+            except ApiError as exc:
+                if exc.status in (403, 404, 409):  # withdrawn or taken meanwhile
+                    continue
+                raise
+            game_id, seat = accepted["game_id"], accepted["seat"]
+            out(f"game {game_id}: {player_spec} as {seat} against {challenge.get('challenger')}; watch: "
+                f"{api.url(accepted.get('game_url') or '/games/' + game_id)}")
+            game = play(api, game_id, seat, accepted["seat_token"], cls(seat))
+            out(f"result: {game.get('result') or game.get('status')}")
+            out(f"replay: {api.url(game.get('replay_url') or f'/games/{game_id}/replay')}")
+            played += 1
+            break  # look at the list again: some may have been withdrawn while this game went on
+        else:
+            time.sleep(poll)  # nothing to play yet
+    return played
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m games.client",
@@ -173,19 +218,26 @@ def main(argv=None) -> int:
     parser.add_argument("--seat-token", help="the seat token of that game")
     parser.add_argument("--seat", choices=SEATS, default="upper", help="which seat you play (default upper)")
     parser.add_argument("--bot", metavar="LEVEL", help="create a new game against the server's bot of this level")
+    parser.add_argument("--key", help="play the challenges to the bot account of this API key")
+    parser.add_argument("--games", type=int, default=0, help="with --key: stop after this many games (default: never)")
     args = parser.parse_args(argv)
-    if bool(args.bot) == bool(args.game):
-        parser.error("give either --bot LEVEL (new game) or --game ID with --seat-token")
+    if sum(map(bool, (args.bot, args.game, args.key))) != 1:
+        parser.error("give one of --bot LEVEL (new game), --game ID with --seat-token, or --key KEY (challenges)")
     if args.game and not args.seat_token:
         parser.error("--game needs --seat-token")
 
-    api = Api(args.server)
+    api = Api(args.server, key=args.key)
     try:
         cls = load_player_class(args.player)
     except (ImportError, AttributeError) as exc:
         print(f"cannot load player {args.player!r}: {exc}", file=sys.stderr)
         return 2
     try:
+        if args.key:
+            played = serve(api, cls, args.player, games=max(0, args.games),
+                           out=lambda *a, **k: print(*a, **{"flush": True, **k}))
+            print(f"played {played} game{'s' if played != 1 else ''}")
+            return 0
         if args.bot:
             other = SEATS[1 - SEATS.index(args.seat)]
             created = api.create_game({args.seat: "human", other: f"bot:{args.bot}"})
@@ -204,7 +256,7 @@ def main(argv=None) -> int:
         if exc.status == 400:
             print(f"illegal action: {exc}", file=sys.stderr)
         elif exc.status == 403:
-            print(f"the server refused the seat token: {exc}", file=sys.stderr)
+            print(f"the server refused the {'key' if args.key else 'seat token'}: {exc}", file=sys.stderr)
         else:
             print(f"server error: {exc}", file=sys.stderr)
         return 1

@@ -12,10 +12,11 @@ from __future__ import annotations
 import os
 from collections import Counter
 
+from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from . import broadcast, presenters, safejson, seatsession, services
+from . import broadcast, presenters, ratelimit, safejson, seatsession, services
 from .models import Game
 
 SOCKETS_PER_CLIENT = int(os.environ.get("SOCKETS_PER_CLIENT", "0") or 0) or 32
@@ -26,7 +27,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     client = None
 
     async def connect(self):
-        client = (self.scope.get("client") or ["?"])[0]
+        client = ratelimit.scope_address(self.scope)
         if _open[client] >= SOCKETS_PER_CLIENT:
             await self.close(code=4429)
             return
@@ -36,7 +37,10 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         if not await database_sync_to_async(Game.objects.filter(pk=self.game_id).exists)():
             await self.close(code=4404)
             return
-        self.seat = await database_sync_to_async(seatsession.recall)(self.scope.get("session"), self.game_id)
+        self.seat = await database_sync_to_async(self.seat_of)()
+        if self.seat is False:
+            await self.close(code=4403)
+            return
         self.group = broadcast.group_name(self.game_id)
         try:
             await self.channel_layer.group_add(self.group, self.channel_name)
@@ -44,6 +48,19 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             self.group = None
         await self.accept()
         await self.send_view()
+
+    def seat_of(self):
+        """(side, token) of the viewer: a program sends ``Authorization: Seat <token>`` with the handshake (never
+        in the URL); a browser has its seat in the signed session. None: a spectator; False: a wrong token."""
+        header = dict(self.scope.get("headers") or []).get(b"authorization", b"").decode("latin-1")
+        if header.startswith("Seat "):
+            token = header[len("Seat "):].strip()
+            try:
+                seat = services.seat_for_token(services.get_game(self.game_id), token)
+            except services.ServiceError:
+                return False
+            return seat.side, token
+        return seatsession.recall(self.scope.get("session"), self.game_id)
 
     async def disconnect(self, code):
         if self.client is not None:
@@ -59,6 +76,10 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
 
     async def receive_json(self, content, **kwargs):
         """Messages: {"type": "sync"}, {"type": "submit", "turn": N, "action": [...]}, {"type": "resign"}."""
+        wait = await sync_to_async(ratelimit.hit, thread_sensitive=False)("ws", ratelimit.scope_address(self.scope))
+        if wait:
+            await self.send_error(f"too many messages: try again in {int(wait + 0.999)} s")
+            return
         kind = content.get("type") if isinstance(content, dict) else None
         if kind == "sync":
             await self.send_view()

@@ -44,6 +44,9 @@ class NewGameForm(forms.Form):
                                          coerce=float, required=False, empty_value=1.0, widget=forms.RadioSelect)
     turn_seconds = forms.TypedChoiceField(label="Time per turn", choices=TIME_CHOICES, initial="", required=False,
                                           coerce=int, empty_value=None, widget=forms.RadioSelect)
+    rated = forms.BooleanField(label="Rated", required=False,
+                               help_text="For logged-in players: the result changes the ratings (every seat an "
+                                         "account or a bot).")
     name = forms.CharField(label="Your name (optional)", max_length=60, required=False, strip=True,
                            widget=forms.TextInput(attrs={"autocomplete": "nickname",
                                                          "placeholder": "anonymous"}))
@@ -118,6 +121,8 @@ class NewGameForm(forms.Form):
             if isinstance(param.default, bool):
                 values[param.name] = raw in ("on", "true", "1", True)
             elif param.json:
+                if raw is None or raw == "":
+                    continue
                 try:
                     values[param.name] = json.loads(raw) if isinstance(raw, (str, InvalidJSONInput)) else raw
                 except ValueError as exc:
@@ -196,7 +201,9 @@ class NewGameForm(forms.Form):
 
     def clean(self):
         data = super().clean()
-        params = {p.name: data[f"param_{p.name}"] for p in self.params if f"param_{p.name}" in data}
+        # A JSON option left out (or empty) takes the game's default.
+        params = {p.name: data[f"param_{p.name}"] for p in self.params
+                  if f"param_{p.name}" in data and not (p.json and data[f"param_{p.name}"] is None)}
         try:
             self.engine_game = load_game(self.game_name, **params)
         except InvalidParams as exc:
@@ -228,6 +235,7 @@ def _param_field(param) -> forms.Field:
     attrs = {"aria-describedby": f"id_param_{param.name}_help"} if param.help else {}
     if param.json:
         return forms.JSONField(label=param.label, initial=param.default, help_text=param.help, max_length=20_000,
+                               required=False,
                                error_messages={"invalid": f"{param.label}: not valid JSON."},
                                widget=forms.Textarea(attrs={**attrs, "rows": 4, "spellcheck": "false",
                                                             "class": "json-input"}))

@@ -9,6 +9,8 @@ Routes (``urlpatterns`` below, appended by ``games/urls.py`` after its own ``gam
     /games/<id>/export.json                     every turn's actions, battles and the state after it
     /games/<id>/preview.png?turn=N[&flip=1]     the board as a 1200x630 PNG (Open Graph / Twitter card image)
     /games/<id>/preview.svg?turn=N[&flip=1]     the same picture as SVG
+    /games/<id>/replay.gif[?flip=1]             every turn's picture, animated (games/replaygif.py)
+    /games/<id>/replay/analysis?turn=N          the strong bot's analysis of a position (games/analysis.py)
     /embed/games/<id>[?turn=N]                  the viewer without the site's chrome, frameable
     /import                                     upload (or paste) a game log
 
@@ -119,6 +121,19 @@ def summary_line(game: Game, names: dict[str, str] | None = None) -> str:
     source = f"imported log ({title})" if game.source == Game.Source.IMPORTED else title
     players = " vs ".join(who(ui, s, names[s]) for s in ui.game.info.players)
     return f"{players}, {source}: {outcome_line(game)}."
+
+
+MOVES_PER_PAGE = 50  # the move list shows this many turns around the one viewed; the page script loads others
+
+
+def move_window(ui, turns: list[dict], observations: list, n: int) -> dict:
+    """The page of the move list that holds turn ``n`` (turn 0, the start, is on the first): its rows and the
+    turns of the pages before and after, so that a long game's page stays small."""
+    page = max(0, n - 1) // MOVES_PER_PAGE
+    first, last = page * MOVES_PER_PAGE + 1, min(len(turns), (page + 1) * MOVES_PER_PAGE)
+    return {"rows": move_rows(ui, turns[first - 1:last], observations[first - 1:last]), "start": page == 0,
+            "earlier": (first - MOVES_PER_PAGE, first - 1) if page else None,
+            "later": (last + 1, min(len(turns), last + MOVES_PER_PAGE)) if last < len(turns) else None}
 
 
 def move_rows(ui, turns: list[dict], observations: list) -> list[dict]:
@@ -250,12 +265,13 @@ def share_meta(request, game: Game, turn: int | None = None, *, page_url: str | 
 # --- pages ------------------------------------------------------------------------------------------
 
 def _viewer_context(request, game: Game, *, embed: bool) -> dict:
+    from . import analysis  # it builds on this module
     n, _ = _turn_param(request, game)
     flipped = _flip_param(request)
     names = seat_names(game)
     ui = ui_for(services.engine_for(game))
     turns, states = history(game)
-    rows = move_rows(ui, turns, states)
+    moves = move_window(ui, turns, states, n)
     replay_path = reverse("replay", args=[game.id])
     live = game.status in (Game.Status.WAITING, Game.Status.ACTIVE)
     return {
@@ -264,7 +280,7 @@ def _viewer_context(request, game: Game, *, embed: bool) -> dict:
         "live": live, "embed": embed,
         "pos": position(game, n, states[n], turns[n - 1] if n else None, names, flipped=flipped,
                         before=states[n - 1] if n else None),
-        "rows": rows, "chart": material_chart(ui, states, n), "outcome": outcome_line(game),
+        "moves": moves, "chart": material_chart(ui, states, n), "outcome": outcome_line(game),
         "summary": summary_line(game, names), "speeds": SPEEDS,
         "share": share_meta(request, game, n, page_url=f"{replay_path}?turn={n}"),
         "urls": {
@@ -279,7 +295,11 @@ def _viewer_context(request, game: Game, *, embed: bool) -> dict:
             "png": reverse("preview_png", args=[game.id]),
             "embed": reverse("embed", args=[game.id]),
             "embed_abs": request.build_absolute_uri(reverse("embed", args=[game.id])),
+            "gif": reverse("replay_gif", args=[game.id]),
+            "analysis": reverse("replay_analysis", args=[game.id]),
+            "analysis_game": reverse("replay_analysis_game", args=[game.id]),
         },
+        "analysis": analysis.page_context(game),
     }
 
 
@@ -321,7 +341,8 @@ def panel_fragment(request, game_id):
     ui = ui_for(services.engine_for(game))
     turns, states = history(game)
     response = render(request, "games/replay_panel.html", {
-        "game": game, "ui": ui, "names": seat_names(game), "n": n, "total": game.turn, "rows": move_rows(ui, turns, states),
+        "game": game, "ui": ui, "names": seat_names(game), "n": n, "total": game.turn,
+        "moves": move_window(ui, turns, states, n),
         "chart": material_chart(ui, states, n), "outcome": outcome_line(game),
         "live": game.status in (Game.Status.WAITING, Game.Status.ACTIVE),
     })
@@ -351,13 +372,15 @@ def export_json(request, game_id):
     return response
 
 
-def preview_svg_text(game: Game, n: int, flipped: bool = False) -> str:
+def preview_svg_text(game: Game, n: int, flipped: bool = False, *, pos: dict | None = None,
+                     names: dict[str, str] | None = None) -> str:
     """A standalone 1200x630 SVG of the board after turn ``n`` with a title: colours are inlined (a
-    ``<style>`` of literal values), since the site's CSS does not reach a rasteriser."""
-    names = seat_names(game)
+    ``<style>`` of literal values), since the site's CSS does not reach a rasteriser. ``pos`` and ``names``:
+    the position and seat names if already at hand (``games.replaygif`` draws every turn)."""
+    names = names or seat_names(game)
     ui = ui_for(services.engine_for(game))
     sides = list(ui.game.info.players)
-    pos = _position_for(game, n, flipped)
+    pos = pos or _position_for(game, n, flipped)
     width, height = PREVIEW_SIZE
     outcome = outcome_line(game)
     lines = textwrap.wrap(outcome[:1].upper() + outcome[1:], 34)

@@ -1,7 +1,12 @@
 from django.urls import path
 
-from . import consumers
+from . import consumers, workers
 
 websocket_urlpatterns = [
     path("ws/games/<str:game_id>", consumers.GameConsumer.as_asgi()),
 ]
+
+# Background workers (``manage.py runworker bot-moves``), reached through the channel layer.
+channel_routes = {
+    workers.CHANNEL: workers.BotMoveWorker.as_asgi(),
+}

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import api, replay, views
+from . import analysis, api, replay, replaygif, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -19,4 +19,4 @@ urlpatterns = [
     path("api/games/<str:game_id>/actions", api.actions, name="api_actions"),
     path("api/games/<str:game_id>/resign", api.resign, name="api_resign"),
     path("api/games/<str:game_id>/log.txt", api.log_txt, name="log_txt"),
-] + replay.urlpatterns
+] + replay.urlpatterns + analysis.urlpatterns + replaygif.urlpatterns

@@ -119,6 +119,9 @@ def new_game(request: HttpRequest) -> HttpResponse:
         return render(request, "games/home.html", _lobby_context(request, form), status=exc.status)
     if side is not None:
         seatsession.remember(request.session, created.game.id, side, created.tokens[side])
+    if data.get("rated") and request.user.is_authenticated:
+        from players.services import mark_rated  # ratings live in the players app
+        mark_rated(created.game.id, request.user)
     return redirect(created.game)
 
 

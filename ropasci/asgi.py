@@ -15,11 +15,11 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ropasci.settings")
 django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
-from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.routing import ChannelNameRouter, ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from games.serverloop import ServerLoop  # noqa: E402
-from games.routing import websocket_urlpatterns  # noqa: E402
+from games.routing import channel_routes, websocket_urlpatterns  # noqa: E402
 
 application = ServerLoop(ProtocolTypeRouter(
     {
@@ -27,5 +27,6 @@ application = ServerLoop(ProtocolTypeRouter(
         "websocket": AllowedHostsOriginValidator(
             AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
         ),
+        "channel": ChannelNameRouter(channel_routes),
     }
 ))

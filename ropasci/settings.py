@@ -85,17 +85,20 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "games.apps.GamesConfig",
+    "players.apps.PlayersConfig",
+    "tournaments.apps.TournamentsConfig",
     # Every game package is an app too: its templates/ and static/ (board drawing) are found by Django.
     *GAME_PACKAGES,
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "games.middleware.StaticFilesMiddleware",  # WhiteNoise, async-capable
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "games.middleware.RateLimitMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -162,10 +165,22 @@ else:
     # Only correct for a single server process.
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
+# Rate limits (games.ratelimit): RATE_LIMITS scales them (0: off); TRUSTED_PROXIES is the number of reverse
+# proxies in front whose X-Forwarded-For entries name the client. With Redis, the cache (and so the counts) is
+# shared by every process.
+RATE_LIMITS = float(os.environ.get("RATE_LIMITS", "1") or 1)
+TRUSTED_PROXIES = int(os.environ.get("TRUSTED_PROXIES", "0") or 0)
+if REDIS_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
+                          "KEY_PREFIX": "ropasci"}}
+
 # Bots ---------------------------------------------------------------------
 # Seconds of search per move for the strong bot (default: the bot's own, at most 1 s); the worker
 # pool size is BOT_WORKERS (default 2), read by games.bots.pool.
 BOT_SECONDS = float(os.environ["BOT_SECONDS"]) if os.environ.get("BOT_SECONDS") else None
+# BOT_QUEUE=channels: bot moves go to workers over the channel layer (``manage.py runworker bot-moves``,
+# needs REDIS_URL); empty (the default): an in-process pool of BOT_WORKERS processes.
+BOT_QUEUE = os.environ.get("BOT_QUEUE", "").strip()
 
 # Auth ---------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [
@@ -175,6 +190,7 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 LOGIN_URL = "login"
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")  # password reset mails
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
 
@@ -223,6 +239,11 @@ LOGGING = {
         "django": {
             "handlers": ["console"],
             "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO"),
+            "propagate": False,
+        },
+        "games": {  # the site's own: bot moves, broadcasts, sweeps (INFO tells each bot move)
+            "handlers": ["console"],
+            "level": os.environ.get("GAMES_LOG_LEVEL", "WARNING"),
             "propagate": False,
         },
     },

@@ -6,5 +6,7 @@ from django.urls import include, path
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),
+    path("", include("players.urls")),
+    path("", include("tournaments.urls")),
     path("", include("games.urls")),
 ]

@@ -29,6 +29,15 @@ from tests.liveserver import LiveServer
 # between calls; Django would then refuse synchronous ORM use ("You cannot
 # call this from an async context") in tests that share the process.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+# Tests play many games from one address at once: rate limits are off but in the tests of them
+# (tests/test_ratelimit.py turns them on).
+os.environ.setdefault("RATE_LIMITS", "0")
+
+
+def pytest_configure(config):
+    """Django's settings may be read before this file runs: set the limits there too."""
+    from django.conf import settings
+    settings.RATE_LIMITS = float(os.environ["RATE_LIMITS"])
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [

@@ -182,6 +182,14 @@ class LiveServer:
             proc.kill()
             proc.wait(timeout=10)
 
+    def kill_and_restart(self) -> None:
+        """SIGKILL the server (no cleanup at all, as a crash) and start a new one on the same database."""
+        proc, self.process = self.process, None
+        if proc is not None:
+            proc.kill()
+            proc.wait(timeout=10)
+        self._start_daphne()
+
     def stop(self) -> None:
         self._terminate()
         if self.tmpdir is not None:

@@ -79,7 +79,7 @@ def test_asgi_application_loads():
     from ropasci.asgi import application
 
     assert isinstance(application, ServerLoop) and isinstance(application.app, ProtocolTypeRouter)
-    assert set(application.app.application_mapping) == {"http", "websocket"}
+    assert set(application.app.application_mapping) == {"http", "websocket", "channel"}  # channel: bot workers
     assert [str(p.pattern) for p in websocket_urlpatterns] == ["ws/games/<str:game_id>"]
 
 

@@ -150,3 +150,10 @@ def test_a_longer_solution_is_compared_with_the_optimum():
     assert optimum(parse_position(EXAMPLE).to_json()) == 3
     reason = ui.result_reason({"text": "solved in 5 turns"}, {})
     assert reason == "Solved: no Lower token is left after 5 turns: the shortest solution takes 3 turns (2 fewer)."
+
+
+def test_a_position_left_out_of_the_form_is_the_default():
+    response = Client().post(reverse("new_game"), PUZZLE)
+    assert response.status_code == 302
+    game = Game.objects.get(pk=response["Location"].rsplit("/", 1)[-1])
+    assert game.params["position"] == parse_position(EXAMPLE).to_json()

@@ -281,3 +281,30 @@ def test_fixture_replays_render_at_every_tenth_turn(client, db):
             html = client.get(f"/games/{game.id}/replay/board?turn={n}").content.decode()
             assert board_tokens(html) == state_tokens(services.state_at(game, n).to_json()), (path.name, n)
         assert client.get(f"/games/{game.id}/replay").status_code == 200
+
+
+@pytest.mark.django_db
+def test_a_long_games_page_holds_one_page_of_the_move_list():
+    """A 120-turn game (random moves, no fixture needed): at turn 3 the page lists turns 0-50 with a link to
+    51-100; at the last turn 101-120 with a link back; the panel fragment serves any page."""
+    from games.bots.play import choose_action
+    created = services.create_game("nim", {"black": "human", "white": "human"}, params={"heaps": 8, "size": 20,
+                                                                                       "max_take": 1})
+    gid = created.game.id
+    for turn in range(1, 121):
+        game = Game.objects.get(pk=gid)
+        side = services.waiting_on(game)[0]
+        turns = list(game.turns.order_by("number").values_list("actions", flat=True))
+        services.submit_action(gid, created.tokens[side], turn,
+                               choose_action("nim", turns, side, "random", seed=turn, params=game.params))
+    client = Client()
+    page = client.get(f"/games/{gid}/replay?turn=3").content.decode()
+    listed = [int(n) for n in re.findall(r'class="rp-move-item[^"]*" data-turn="(\d+)"', page)]
+    assert listed == list(range(0, 51))
+    assert 'data-turn="51">Turns 51–100</a>' in page
+    page = client.get(f"/games/{gid}/replay").content.decode()  # the last turn by default
+    listed = [int(n) for n in re.findall(r'class="rp-move-item[^"]*" data-turn="(\d+)"', page)]
+    assert listed == list(range(101, 121))
+    assert 'data-turn="100">Turns 51–100</a>' in page and "Turns 121" not in page
+    panel = client.get(f"/games/{gid}/replay/panel?turn=75").content.decode()
+    assert [int(n) for n in re.findall(r'class="rp-move-item[^"]*" data-turn="(\d+)"', panel)] == list(range(51, 101))

@@ -8,7 +8,8 @@ process that started it and exits when it is gone, so a killed server leaves no 
     fut = pool.submit("ropasci360", turns, "lower", "strong")   # concurrent.futures.Future (turn records)
     action_json = fut.result()                                  # or: await asyncio.wrap_future(fut)
 
-A pool broken by a dead worker is replaced on the next ``submit``. ``shutdown()`` stops the workers.
+Other work (the replay's analysis, its animated GIF) goes through ``submit_call(fn, *args)``. A pool broken
+by a dead worker is replaced on the next ``submit``. ``shutdown()`` stops the workers.
 """
 from __future__ import annotations
 
@@ -70,16 +71,22 @@ def get_pool() -> ProcessPoolExecutor:
 def submit(game_name: str, turns: list[dict], seat: str, level: str,
            seconds: float | None = None, seed: int | None = None, params: dict | None = None) -> Future:
     """Run :func:`games.bots.play.choose_action` in a worker; the future's result is the action's JSON."""
+    return submit_call(choose_action, game_name, turns, seat, level, seconds, seed, params)
+
+
+def submit_call(fn, *args) -> Future:
+    """Run ``fn(*args)`` in a worker: ``fn`` a module-level function of a module that does not need Django
+    (the workers do not set it up), its arguments and result picklable (e.g.
+    :func:`games.bots.analysis.analyse_positions`)."""
     global _pool
-    args = (choose_action, game_name, turns, seat, level, seconds, seed, params)
     try:
-        return get_pool().submit(*args)
+        return get_pool().submit(fn, *args)
     except (BrokenProcessPool, RuntimeError):
         with _lock:
             broken, _pool = _pool, None
         if broken is not None:
             broken.shutdown(wait=False, cancel_futures=True)
-        return get_pool().submit(*args)
+        return get_pool().submit(fn, *args)
 
 
 def shutdown(wait: bool = True) -> None:

@@ -18,6 +18,9 @@ so a bot that is ahead makes progress instead of repeating, and one that is behi
 draw can be valued below an even position (``CONTEMPT``, off: 0.05 measured weaker in self-play).
 The time budget is wall-clock seconds per move (``seconds``, default 1 s), checked with
 ``time.perf_counter`` between matrix entries.
+
+:func:`analyse` reports the same depth-1 game at a position (both equilibrium strategies, the value, what
+actual choices gave away) with a fixed width instead of a clock: the replay's analysis.
 """
 from __future__ import annotations
 
@@ -37,6 +40,10 @@ REPEAT_FACTOR = 0.6  # a position seen once already is valued this much of the w
 CONTEMPT = 0.0  # a draw is worth this much less than an even position (0.05 measured worse, see docs)
 SHALLOW_SHARE = 0.35  # share of the budget for the depth-1 widening when a depth-2 stage follows
 MARGIN = 0.9  # use this share of the budget, the rest is slack for the last entry and the LP
+# About the time of one matrix entry (RoPaSci 360, mid-game, the development machine): only to turn an
+# analysis budget into a fixed width (:func:`width_for`), so that an analysis never depends on the clock.
+ENTRY_SECONDS = 4e-5
+SUPPORT = 1e-4  # strategies report actions played with at least this probability
 
 
 class OutOfTime(Exception):
@@ -71,50 +78,22 @@ class StrongBot(Bot):
         start = time.perf_counter()
         self.observe(state)
         deadline = start + max(0.0, self.seconds) * MARGIN
-        me, opp = self.seat, self.opp
+        me = self.seat
         legal = list(state.legal_actions(me))
         if not legal:
             raise ValueError(f"{me} has no legal action (to act: {state.players_to_act()})")
         if len(legal) == 1:
             return legal[0]
-        ev = self.ev
-        A = ev.candidates(state, me, legal, rng=self.rng)
-        B = ev.candidates(state, opp, rng=self.rng) if opp in state.players_to_act() else [None]
+        A, B = self.candidates(state, legal, rng=self.rng)
         self.stats = {"width": 0, "deep_width": 0, "entries": 0, "inner": 0}
 
-        values: dict[tuple[int, int], float] = {}
         # With a second stage to come, depth 1 gets a share of the budget only.
         shallow_deadline = deadline if self.depth < 2 else start + (deadline - start) * self.shallow_share
 
         def child(i, j):
-            # Recomputed rather than cached: cheap, and keeps memory small (clones carry the history).
-            c = state.clone()
-            c.apply_actions({me: A[i]} if B[j] is None else {me: A[i], opp: B[j]})
-            return c
+            return self._child(state, A[i], B[j])
 
-        def value1(i, j):
-            v = values.get((i, j))
-            if v is None:
-                if time.perf_counter() > shallow_deadline:
-                    raise OutOfTime
-                v = self._leaf(child(i, j))
-                values[(i, j)] = v
-                self.stats["entries"] += 1
-            return v
-
-        best = None  # (row actions, x)
-        # Depth 1, widening.
-        for w in self.widths:
-            m, n = min(w, len(A)), min(w, len(B))
-            try:
-                M = np.array([[value1(i, j) for j in range(n)] for i in range(m)])
-            except OutOfTime:
-                break
-            x, y, v = solve(M)
-            best = (list(range(m)), x, y, M, list(range(n)))
-            self.stats["width"] = max(m, n)
-            if m == len(A) and n == len(B):
-                break
+        best = self.matrix_game(state, A, B, self.widths, shallow_deadline)  # depth 1, widening
         if best is None:  # not even the smallest matrix: take the top candidate
             return A[0]
 
@@ -187,6 +166,51 @@ class StrongBot(Bot):
         self.stats["support"] = int((p > 0).sum())
         return A[rows[k]]
 
+    def candidates(self, state, legal=None, *, rng=None) -> tuple[list, list]:
+        """Both seats' candidate actions, most promising first (the opponent's is ``[None]`` when it is not
+        to act); ``rng`` breaks ties between equal scores (None: by the order of the legal actions)."""
+        A = self.ev.candidates(state, self.seat, legal, rng=rng)
+        B = self.ev.candidates(state, self.opp, rng=rng) if self.opp in state.players_to_act() else [None]
+        return A, B
+
+    def _child(self, state, a, b):
+        # Recomputed rather than cached: cheap, and keeps memory small (clones carry the history).
+        c = state.clone()
+        c.apply_actions({self.seat: a} if b is None else {self.seat: a, self.opp: b})
+        return c
+
+    def matrix_game(self, state, A, B, widths, deadline: float | None = None):
+        """The depth-1 game: the payoff matrix over the first ``w`` candidates of each seat (``A`` rows, ``B``
+        columns; each entry ``_leaf`` of the position after that joint action), solved for each ``w`` of
+        ``widths`` in turn while ``deadline`` (``time.perf_counter``; None: none) allows. Returns the last
+        solved ``(rows, x, y, M, cols)``, or None if not even the first matrix was completed."""
+        values: dict[tuple[int, int], float] = {}
+        self.stats.setdefault("entries", 0)
+
+        def value1(i, j):
+            v = values.get((i, j))
+            if v is None:
+                if deadline is not None and time.perf_counter() > deadline:
+                    raise OutOfTime
+                v = self._leaf(self._child(state, A[i], B[j]))
+                values[(i, j)] = v
+                self.stats["entries"] += 1
+            return v
+
+        best = None
+        for w in widths:
+            m, n = min(w, len(A)), min(w, len(B))
+            try:
+                M = np.array([[value1(i, j) for j in range(n)] for i in range(m)])
+            except OutOfTime:
+                break
+            x, y, v = solve(M)
+            best = (list(range(m)), x, y, M, list(range(n)))
+            self.stats["width"] = max(m, n)
+            if m == len(A) and n == len(B):
+                break
+        return best
+
     def _leaf(self, c) -> float:
         v = self.ev.value(c, self.seat)
         if c.is_terminal():
@@ -219,3 +243,88 @@ class StrongBot(Bot):
         if sp is not None:
             return float(M[sp])
         return solve(M)[2]
+
+
+# --- analysis ---------------------------------------------------------------------------------------------
+
+def width_for(seconds: float) -> int:
+    """The candidates per seat an analysis with a budget of ``seconds`` looks at: the widest of ``WIDTHS``
+    whose matrix should take at most that long (at least the narrowest). A function of the budget alone."""
+    fits = [w for w in WIDTHS if w * w * ENTRY_SECONDS <= seconds]
+    return fits[-1] if fits else WIDTHS[0]
+
+
+def analyse(game, state, *, width: int, seen=None, actual=None) -> dict:
+    """The strong bot's view of ``state`` in a two-seat simultaneous ``game``: the same candidates, payoff
+    matrix and equilibrium as :meth:`StrongBot.choose` (depth 1), over the first ``width`` candidates of
+    each seat, with no clock and no random tie-breaks, so the same position, history and width always give
+    the same answer. ``seen`` counts the positions reached so far (``position_key`` -> times, this one
+    included), as the bot would have observed them; ``actual`` is the seat -> engine action played here, if
+    known. Returns JSON-able data:
+
+    * ``value``: the equilibrium value for the game's first seat, clipped to -1..1 (0 a draw);
+    * ``strategies``: seat -> ``[[action JSON, probability], ...]`` (most likely first, at least ``SUPPORT``);
+    * ``candidates`` (seat -> actions in the matrix), ``legal`` (seat -> legal actions), ``width``;
+    * with ``actual``, ``actual``: seat -> ``{"action", "candidate" (in the matrix), "probability" (in the
+      equilibrium), "value" (for that seat, against the other's equilibrium strategy), "gave_away" (the
+      seat's equilibrium value minus that: 0 for an action in the support, more for a worse one)}``. An action
+      outside the matrix is valued with the same payoff function against the other's strategy (it may even
+      come out better than the equilibrium: a negative ``gave_away``, a good move the candidates missed).
+
+    A finished position has its result as value and no strategies."""
+    first = game.info.players[0]
+    to_act = [s for s in game.info.players if s in state.players_to_act()]
+    sign = 1.0
+    if state.is_terminal() or not to_act:
+        ev = get_evaluation(game.info.name)
+        v = float(ev.value(state, first)) if state.is_terminal() else 0.0
+        return {"value": _clean(max(-1.0, min(1.0, v))), "strategies": {}, "candidates": {}, "legal": {}, "width": width}
+    row = to_act[0]
+    bot = StrongBot(game, row, seconds=0.0)
+    if row != first:
+        sign = -1.0
+    bot.seen.update(seen or {})
+    A, B = bot.candidates(state)
+    rows, x, y, M, cols = bot.matrix_game(state, A, B, (width,))
+    v = float(x @ M @ y)
+    col = bot.opp if B[0] is not None else None
+
+    def strategy(actions, p):
+        pairs = sorted(((float(p[k]), k) for k in range(len(p)) if p[k] >= SUPPORT), key=lambda t: (-t[0], t[1]))
+        return [[game.action_to_json(actions[k]), round(q, 6)] for q, k in pairs]
+
+    out = {
+        "value": _clean(max(-1.0, min(1.0, sign * v))),
+        "strategies": {row: strategy(A, x)},
+        "candidates": {row: len(rows)},
+        "legal": {row: len(state.legal_actions(row))},
+        "width": width,
+    }
+    if col is not None:
+        out["strategies"][col] = strategy(B, y)
+        out["candidates"][col] = len(cols)
+        out["legal"][col] = len(state.legal_actions(col))
+    if actual:
+        out["actual"] = {}
+        if row in actual:
+            a = actual[row]
+            i = next((k for k in rows if A[k] == a), None)
+            line = M[i] if i is not None else np.array([bot._leaf(bot._child(state, a, B[j])) for j in cols])
+            va = float(line @ y)
+            out["actual"][row] = {"action": game.action_to_json(a), "candidate": i is not None,
+                                  "probability": round(float(x[i]), 6) if i is not None else 0.0,
+                                  "value": _clean(va), "gave_away": _clean(v - va)}
+        if col is not None and col in actual:
+            b = actual[col]
+            j = next((k for k in cols if B[k] == b), None)
+            line = M[:, j] if j is not None else np.array([bot._leaf(bot._child(state, A[i], b)) for i in rows])
+            vb = float(x @ line)
+            out["actual"][col] = {"action": game.action_to_json(b), "candidate": j is not None,
+                                  "probability": round(float(y[j]), 6) if j is not None else 0.0,
+                                  "value": _clean(-vb), "gave_away": _clean(vb - v)}
+    return out
+
+
+def _clean(v: float) -> float:
+    """Six decimals, and no -0.0 (what is reported; the search's own values are exact)."""
+    return round(float(v), 6) + 0.0

@@ -13,6 +13,8 @@ game plugs in its own module with the same functions):
 * ``candidates(state, seat, scores=None) -> list[action]``: every legal action, most promising first, with
   tactical actions (captures, escapes of attacked tokens, the best throw of each symbol) promoted to the front.
 * ``position_key(state)``: a hashable key of the configuration, as the repetition rule compares them.
+* ``analyse(state, seconds, *, seen, actual)``: the strong bot's equilibrium at a position, for the replay's
+  analysis (see ``docs/bots.md``).
 
 Symbols are coded 0 rock, 1 paper, 2 scissors: code ``c`` beats ``(c + 2) % 3`` and is beaten by ``(c + 1) % 3``.
 """
@@ -467,3 +469,21 @@ def quick_candidates(state, seat, hints, limit: int) -> list:
             pool[a] = None
     acts = list(pool)[:limit]
     return acts or list(state.legal_actions(seat))[:limit]
+
+
+# --- analysis (the replay's "Analyse") ------------------------------------------------------------------
+
+ANALYSIS_SECONDS = 0.5  # default budget of an analysis (it sets the matrix width, not a clock)
+
+
+def analyse(state, seconds: float | None = None, *, seen=None, actual=None) -> dict:
+    """The strong bot's equilibrium at ``state``: value, each side's mixed strategy and, with ``actual``
+    (side -> engine action played here), what each choice gave away. Deterministic: the budget sets the
+    number of candidates (``games.bots.strong.width_for``), not a deadline. ``seen``: position_key -> times
+    reached so far, as the bot would have observed (repeated positions are valued towards a draw). See
+    :func:`games.bots.strong.analyse` for the answer's form."""
+    from games.bots.strong import analyse as matrix_analysis, width_for
+
+    from . import make_game
+    budget = ANALYSIS_SECONDS if seconds is None else seconds
+    return matrix_analysis(make_game(), state, width=width_for(budget), seen=seen, actual=actual)

@@ -523,7 +523,10 @@
   });
   document.body.addEventListener("htmx:responseError", function (evt) {
     var err = document.getElementById("game-error");
-    if (err) err.textContent = "The server refused the request (" + evt.detail.xhr.status + "). Reload the page.";
+    var xhr = evt.detail.xhr;
+    if (err && xhr.status === 429) {
+      err.textContent = "Too many requests: try again in " + (xhr.getResponseHeader("Retry-After") || "a few") + " s.";
+    } else if (err) err.textContent = "The server refused the request (" + xhr.status + "). Reload the page.";
   });
   document.body.addEventListener("htmx:sendError", function () {
     var err = document.getElementById("game-error");

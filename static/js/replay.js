@@ -106,6 +106,7 @@
     }
     const open = byId("embed-open");
     if (open) open.href = shareUrl();
+    syncAnalysis(n);
   }
 
   function markMove(n) {
@@ -117,7 +118,10 @@
       if (link) link.removeAttribute("aria-current");
     }
     const item = list.querySelector('.rp-move-item[data-turn="' + n + '"]');
-    if (!item) return;
+    if (!item) {  // on another page of the move list: load that page, then mark
+      loadMoves(n);
+      return;
+    }
     item.classList.add("current");
     const link = item.querySelector("a");
     if (link) link.setAttribute("aria-current", "step");
@@ -173,6 +177,7 @@
     }
     clearTimeout(timer);
     timer = null;
+    if (!on) syncAnalysis(current);
   }
 
   function schedule() {
@@ -312,12 +317,78 @@
     event.preventDefault();
   });
 
+  /* --- analysis (games/analysis.py) -------------------------------------------------------------
+   * The forms' turn follows the viewer; once "Analyse this position" was asked, the analysis follows it
+   * too (a moment after the viewer stops, never during autoplay). Errors (busy, 4xx) are swapped in too. */
+
+  const analysisForm = byId("analysis-form");
+  let following = false;
+  let analysisTimer = null;
+
+  function syncAnalysis(n) {
+    for (const id of ["analysis-turn", "analysis-game-turn"]) {
+      const field = byId(id);
+      if (field) field.value = String(n);
+    }
+    const cursor = byId("value-cursor");
+    const chart = byId("value-chart");
+    if (cursor && chart) {
+      const x = parseFloat(chart.dataset.x0) + n * parseFloat(chart.dataset.dx);
+      cursor.setAttribute("x1", x.toFixed(1));
+      cursor.setAttribute("x2", x.toFixed(1));
+    }
+    const shown = byId("analysis");
+    const stale = !!(shown && shown.dataset.turn !== undefined && shown.dataset.turn !== String(n));
+    if (shown) shown.classList.toggle("an-stale", stale);
+    clearTimeout(analysisTimer);
+    if (following && stale && !playing && analysisForm) {
+      analysisTimer = setTimeout(() => {
+        if (!playing) analysisForm.requestSubmit();
+      }, 400);
+    }
+  }
+
+  if (analysisForm) {
+    analysisForm.addEventListener("submit", () => {
+      following = true;
+    });
+  }
+  document.addEventListener("htmx:beforeSwap", (event) => {
+    const target = event.detail.target;
+    if (target && (target.id === "analysis" || target.id === "analysis-chart") && event.detail.xhr.status >= 400) {
+      event.detail.shouldSwap = true;
+      event.detail.isError = false;
+    }
+  });
+  document.addEventListener("htmx:afterSettle", () => syncAnalysis(current));
+
   /* --- a live game ---------------------------------------------------------------------------- */
 
   function swapById(container, id) {
     const fresh = container.querySelector("#" + id);
     const old = byId(id);
     if (fresh && old) old.replaceWith(fresh);
+  }
+
+  let movesLoading = null;
+  /** The move list's page holding turn ``n`` (the panel fragment at that turn), swapped in. */
+  async function loadMoves(n) {
+    if (movesLoading === n) return;
+    movesLoading = n;
+    try {
+      const url = new URL(cfg.panelUrl, location.href);
+      url.searchParams.set("turn", String(n));
+      const response = await fetch(url, { credentials: "same-origin" });
+      if (!response.ok) return;
+      const template = document.createElement("template");
+      template.innerHTML = (await response.text()).trim();
+      swapById(template.content, "move-list");
+      if (n === current) markMove(n);
+    } catch (e) {
+      /* offline: the list stays on its page; the board still moves */
+    } finally {
+      movesLoading = null;
+    }
   }
 
   async function refresh(turns, status) {

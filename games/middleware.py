@@ -1,0 +1,121 @@
+"""Middleware: static files (WhiteNoise, made async-capable) and rate limits on the requests that change things
+(``games.ratelimit``), answered with 429 and ``Retry-After`` before any view runs.
+
+Every middleware here must be async-capable: one sync-only middleware makes Django run the whole chain in the
+one thread that serves sync code, and an async view under it (the API's long-poll, held up to 30 s) then holds
+that thread, stalling every other request of the process.
+"""
+from __future__ import annotations
+
+import hashlib
+
+from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
+from django.http import HttpResponse, JsonResponse
+from django.urls import Resolver404, resolve
+from django.utils.html import escape
+from whitenoise.middleware import WhiteNoiseMiddleware
+
+from . import ratelimit, seatsession
+
+# URL name -> the kind of limit its POSTs count against
+KINDS = {
+    "new_game": "create", "api_games": "create",
+    "act": "act", "api_actions": "act", "resign": "act", "api_resign": "act", "join": "act",
+    "import_log": "import", "hint": "hint",
+}
+
+
+def _seat_key(request, kwargs) -> str | None:
+    """The seat a move comes from: the API's token (hashed) or this browser's seat in the game."""
+    header = request.headers.get("Authorization", "")
+    if header.startswith("Seat "):
+        return "token:" + hashlib.sha256(header[5:].strip().encode()).hexdigest()
+    game_id = kwargs.get("game_id")
+    seat = seatsession.recall(request.session, game_id) if game_id and hasattr(request, "session") else None
+    return f"seat:{game_id}:{seat[0]}" if seat else None
+
+
+class StaticFilesMiddleware(WhiteNoiseMiddleware):
+    """WhiteNoise's middleware, async-capable: a static file is found in a dict and answered at once; any other
+    request goes on down the chain without a thread hop."""
+
+    sync_capable = True
+    async_capable = True
+
+    def __init__(self, get_response=None):
+        super().__init__(get_response)
+        self.is_async = iscoroutinefunction(get_response)
+        if self.is_async:
+            markcoroutinefunction(self)
+
+    def __call__(self, request):
+        if self.is_async:
+            return self.__acall__(request)
+        return super().__call__(request)
+
+    async def __acall__(self, request):
+        static_file = self.find_file(request.path_info) if self.autorefresh else self.files.get(request.path_info)
+        if static_file is not None:
+            return self.serve(static_file, request)
+        return await self.get_response(request)
+
+
+class RateLimitMiddleware:
+    """Async-capable, so that an async view (the API's long-poll) is never run inside the one thread that
+    serves sync code; the checks (cache and session reads) run in that thread only for POSTs."""
+
+    sync_capable = True
+    async_capable = True
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+        self.is_async = iscoroutinefunction(get_response)
+        if self.is_async:
+            markcoroutinefunction(self)
+
+    def __call__(self, request):
+        if self.is_async:
+            return self.__acall__(request)
+        return self.refusal(request) or self.get_response(request)
+
+    async def __acall__(self, request):
+        if request.method not in ("GET", "HEAD", "OPTIONS"):
+            refused = await sync_to_async(self.refusal)(request)
+            if refused is not None:
+                return refused
+        return await self.get_response(request)
+
+    def refusal(self, request) -> HttpResponse | None:
+        """429 if this request goes over a limit, else None (and it is counted)."""
+        if request.method in ("GET", "HEAD", "OPTIONS") or ratelimit.scale() <= 0:
+            return None
+        try:
+            match = resolve(request.path_info)
+        except Resolver404:
+            return None
+        kind = KINDS.get(match.url_name)
+        if kind is None:
+            return None
+        address = ratelimit.client_address(request.META)
+        checks = [(kind, address)] if kind != "act" else [("act-address", address)]
+        if kind == "act":
+            seat = _seat_key(request, match.kwargs)
+            if seat:
+                checks.append(("act", seat))
+        for which, key in checks:
+            wait = ratelimit.hit(which, key)
+            if wait:
+                return too_many(request, wait)
+        return None
+
+
+def too_many(request, wait: float) -> HttpResponse:
+    seconds = int(wait + 0.999)
+    message = f"too many requests: try again in {seconds} s"
+    if request.path.startswith("/api/"):
+        response = JsonResponse({"error": message}, status=429)
+    else:  # a page, or htmx (whose page script shows the wait from Retry-After)
+        response = HttpResponse(f"<!doctype html><title>Too many requests</title><p>{escape(message.capitalize())}."
+                                f"</p>", status=429)
+    response["Retry-After"] = str(seconds)
+    return response

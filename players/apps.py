@@ -1,0 +1,16 @@
+from django.apps import AppConfig
+
+
+class PlayersConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "players"
+    verbose_name = "Players and ratings"
+
+    def ready(self):
+        from django.contrib.auth.signals import user_logged_in
+
+        from games.signals import game_changed
+
+        from . import receivers
+        game_changed.connect(receivers.on_game_changed, dispatch_uid="players-ratings")
+        user_logged_in.connect(receivers.on_user_logged_in, dispatch_uid="players-claim-seats")

@@ -1,0 +1,36 @@
+"""What the players app does after others' events: rate a rated game once it has finished (``game_changed``,
+sent by the games services after every committed change), and attach this browser's anonymous seats to the
+account that just logged in or signed up (``user_logged_in``). Connected in ``apps.py``."""
+from __future__ import annotations
+
+import logging
+
+from django.db import IntegrityError
+
+from games.models import Game
+
+from . import services
+from .models import RatedGame
+
+log = logging.getLogger(__name__)
+
+
+def on_game_changed(sender, game_id, turn, **kwargs) -> None:
+    """Cheap for the many changes that do not matter here: one indexed read unless a rated game is over."""
+    if not RatedGame.objects.filter(game_id=game_id, state=RatedGame.State.PENDING,
+                                    game__status__in=[Game.Status.FINISHED, Game.Status.ABORTED]).exists():
+        return
+    try:
+        services.rate_game(game_id)
+    except IntegrityError:  # a first rating for someone, made at the same moment by another game: once more
+        services.rate_game(game_id)
+
+
+def on_user_logged_in(sender, request, user, **kwargs) -> None:
+    session = getattr(request, "session", None)
+    if session is None:
+        return
+    try:
+        services.claim_browser_seats(user, session)
+    except Exception:  # never fail a login over it: the seats stay in the session and are claimed next time
+        log.exception("claiming the seats of %s's browser failed", user)

@@ -1,0 +1,128 @@
+"""Rate limits (games.ratelimit, games.middleware): per client address and per seat, 429 with Retry-After,
+nothing changed by a refused request; WebSocket messages and open long-polls capped; the Seat header on the
+WebSocket handshake. The rest of the tests run with the limits off (tests/conftest.py)."""
+import asyncio
+import json
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.core.cache import cache
+from django.test import AsyncClient, Client, override_settings
+
+from games import api, ratelimit, services
+from games.models import Game, Turn
+from ropasci.asgi import application
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+HEADERS = [(b"origin", b"http://testserver"), (b"host", b"testserver")]
+TTT = {"game": "tic_tac_toe", "players": {"x": "human", "o": "human"}}
+
+
+@pytest.fixture(autouse=True)
+def limits_on():
+    cache.clear()
+    with override_settings(RATE_LIMITS=1):
+        yield
+    cache.clear()
+
+
+def post_json(client, path, body, token=None, **extra):
+    if token:
+        extra["HTTP_AUTHORIZATION"] = f"Seat {token}"
+    return client.post(path, json.dumps(body), content_type="application/json", **extra)
+
+
+def test_game_creation_is_limited_per_address_and_the_refusal_creates_nothing():
+    client = Client()
+    allowed, _ = ratelimit.LIMITS["create"]
+    for _ in range(allowed):
+        assert post_json(client, "/api/games", TTT).status_code == 201
+    refused = post_json(client, "/api/games", TTT)
+    assert refused.status_code == 429
+    assert "too many requests" in refused.json()["error"]
+    assert 1 <= int(refused["Retry-After"]) <= 60
+    assert Game.objects.count() == allowed
+    # Another address is not held back by this one; the lobby's page answers 429 too.
+    assert post_json(client, "/api/games", TTT, REMOTE_ADDR="10.0.0.2").status_code == 201
+    page = client.post("/games/new", {"game": "tic_tac_toe", "seat_x": "me", "seat_o": "invite",
+                                      "turn_seconds": "", "bot_seconds": "1"})
+    assert page.status_code == 429 and "Too many requests" in page.content.decode()
+
+
+def test_moves_are_limited_per_seat_and_per_address():
+    client = Client()
+    game = post_json(client, "/api/games", TTT).json()
+    x, o = game["seats"]["x"]["token"], game["seats"]["o"]["token"]
+    allowed, _ = ratelimit.LIMITS["act"]
+    for _ in range(allowed):  # stale turns: refused by the service, but counted
+        assert post_json(client, f"/api/games/{game['id']}/actions", {"turn": 9, "action": 0}, x).status_code == 409
+    refused = post_json(client, f"/api/games/{game['id']}/actions", {"turn": 1, "action": 0}, x)
+    assert refused.status_code == 429 and refused["Retry-After"]
+    assert Turn.objects.filter(game_id=game["id"]).count() == 0
+    # The other seat, from the same address, still plays (the address allows more than one seat's share).
+    assert post_json(client, f"/api/games/{game['id']}/actions", {"turn": 1, "action": 0}, o).status_code == 409
+    # Behind a trusted proxy the client is the address the proxy saw.
+    with override_settings(TRUSTED_PROXIES=1):
+        meta = {"REMOTE_ADDR": "127.0.0.1", "HTTP_X_FORWARDED_FOR": "1.2.3.4, 5.6.7.8"}
+        assert ratelimit.client_address(meta) == "5.6.7.8"
+
+
+def test_imports_are_limited_per_address():
+    client = Client()
+    allowed, _ = ratelimit.LIMITS["import"]
+    for _ in range(allowed):
+        assert client.post("/import", {"log": "not a log"}).status_code == 400
+    refused = client.post("/import", {"log": "not a log"})
+    assert refused.status_code == 429 and refused["Retry-After"]
+
+
+def test_limits_off_when_scaled_to_zero():
+    client = Client()
+    with override_settings(RATE_LIMITS=0):
+        for _ in range(ratelimit.LIMITS["import"][0] + 3):
+            assert client.post("/import", {"log": "not a log"}).status_code == 400
+
+
+async def test_websocket_messages_are_limited_and_a_seat_header_authenticates():
+    created = await sync_to_async(services.create_game)("tic_tac_toe", {"x": "human", "o": "human"})
+    # A program's socket: Authorization: Seat <token> makes it that seat (it may submit).
+    comm = WebsocketCommunicator(application, f"/ws/games/{created.game.id}",
+                                 headers=HEADERS + [(b"authorization", f"Seat {created.tokens['x']}".encode())])
+    connected, _ = await comm.connect()
+    assert connected
+    await comm.receive_from(timeout=5)
+    await comm.send_json_to({"type": "submit", "turn": 1, "action": 4})
+    frame = await comm.receive_from(timeout=5)
+    while 'data-turn="1"' not in frame:
+        frame = await comm.receive_from(timeout=5)
+    allowed, _ = ratelimit.LIMITS["ws"]
+    for _ in range(allowed + 1):
+        await comm.send_json_to({"type": "sync"})
+    frames = [await comm.receive_from(timeout=5) for _ in range(allowed + 1)]
+    assert "too many messages" in frames[-1] and all("too many" not in f for f in frames[:-1])
+    await comm.disconnect()
+    # A wrong token is refused at the handshake.
+    bad = WebsocketCommunicator(application, f"/ws/games/{created.game.id}",
+                                headers=HEADERS + [(b"authorization", b"Seat nope")])
+    connected, code = await bad.connect()
+    assert not connected and code == 4403
+
+
+async def test_open_long_polls_are_capped_per_client(monkeypatch):
+    monkeypatch.setattr(api, "LONG_POLLS_PER_CLIENT", 2)
+    created = await sync_to_async(services.create_game)("tic_tac_toe", {"x": "human", "o": "human"})
+    client = AsyncClient()
+    url = f"/api/games/{created.game.id}?wait_turn=1"
+    waiting = [asyncio.ensure_future(client.get(url)) for _ in range(2)]
+    deadline = asyncio.get_running_loop().time() + 20
+    while sum(api._polls.values()) < 2:  # both are held open
+        assert asyncio.get_running_loop().time() < deadline, [w.result().status_code for w in waiting if w.done()]
+        await asyncio.sleep(0.01)  # polling for the server's state (no timing assumed)
+    refused = await client.get(url)
+    assert refused.status_code == 429 and refused["Retry-After"] == "1"
+    await sync_to_async(services.submit_action)(created.game.id, created.tokens["x"], 1, 4)
+    answers = await asyncio.wait_for(asyncio.gather(*waiting), 10)
+    assert all(a.status_code == 200 and a.json()["turn"] == 1 for a in answers)
+    assert not api._polls
