@@ -6,6 +6,8 @@ VENV := .venv
 VPY := $(VENV)/bin/python
 STAMP := $(VENV)/.requirements.stamp
 CHROMIUM := /usr/bin/chromium
+# Test files run in parallel processes (pytest-xdist; a file stays in one process); 0 runs them in this one.
+TEST_PROCESSES ?= 2
 
 .PHONY: setup serve run test
 
@@ -43,4 +45,4 @@ test: setup
 		{ $$SUDO apt-get update && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium libcairo2; } \
 			|| echo "warning: could not install chromium; the browser tests will be skipped (or fail with REQUIRE_SERVICES=1)"; \
 	fi
-	$(VPY) -m pytest $(PYTEST_ARGS)
+	$(VPY) -m pytest -n $(TEST_PROCESSES) --dist loadfile --timeout 600 $(PYTEST_ARGS)

@@ -82,12 +82,12 @@ def test_any_websocket_message_is_answered_and_changes_nothing_for_a_spectator(n
     async def run():
         comm = WebsocketCommunicator(application, f"/ws/games/{created.game.id}",
                                      headers=[(b"origin", b"http://testserver"), (b"host", b"testserver")])
-        connected, _ = await comm.connect()
+        connected, _ = await comm.connect(timeout=30)
         assert connected
-        await comm.receive_from(timeout=5)
+        await comm.receive_from(timeout=30)  # generous: CI runs two test processes on two cores
         for text in messages:
             await comm.send_to(text_data=text)
-            frame = await comm.receive_from(timeout=5)  # an answer to every message: a view or an error
+            frame = await comm.receive_from(timeout=30)  # an answer to every message: a view or an error
             assert frame
         await comm.disconnect()
 
