@@ -233,7 +233,7 @@ class RoPaSci360(Game):
             raise ValueError(f"not a RoPaSci 360 state: {exc!r}") from None
         st.key = sum(n * UNIT[p][st.sym[p][i]][i] for p in (0, 1) for i, n in enumerate(st.cnt[p]) if n)
         st.key += st.thrown[0] * THROW_UNIT[0] + st.thrown[1] * THROW_UNIT[1]
-        st.history = {st.key: 1}
+        st.history = {st.key: st.turn}
         st._own = [_own_list(st.occ[0]), _own_list(st.occ[1])]
         if data.get("result"):
             st._result = _result_from_text(data["result"])
@@ -277,7 +277,8 @@ class RoPaSci360State(State):
         self.symcount = [[0, 0, 0], [0, 0, 0]]  # tokens on the board per side and symbol
         self.defeated = [[0, 0, 0], [0, 0, 0]]
         self.key = 0  # exact code of the configuration: tokens per hex, side and symbol, and throws (see UNIT)
-        self.history = {0: 1}  # configuration key -> times seen, counting the empty start
+        # Configuration key -> the turn it was first seen, or None once seen twice; counting the empty start.
+        self.history = {0: 0}
         self._result: Result | None = None
         # occ again, as the sorted list of the occupied hexes per side, so that legal_actions walks them
         # without bit twiddling on a 61-bit mask. Every change of occ updates it.
@@ -441,27 +442,29 @@ class RoPaSci360State(State):
             sl = sym1[fl]
             if sl < 0 or yl and not ol & yl:
                 self._reject(1, al)
+            if fu < 0:
+                return self._resolve(au, al, iu, su, il, sl)
         elif yl[1] <= self.thrown[1] < MAX_THROWS:
-            sl = xl
+            return self._resolve(au, al, iu, su, il, xl)
         else:
             self._reject(1, al)
-        if fu < 0 or fl < 0:
-            return self._resolve(au, al, iu, su, il, sl)
 
-        # Both move a token (the usual turn once the throws are used up). Lift them...
+        # Both move a token (the usual turn once the throws are used up). Lift them... (A bit known to be
+        # set is subtracted, one known to be clear added: the interpreter's int add and subtract are
+        # cheaper than its bitwise operators on these 61-bit masks.)
         cnt0, cnt1 = self.cnt
         own0, own1 = self._own
         if cnt0[fu] == 1:
             cnt0[fu] = 0
             sym0[fu] = -1
-            ou ^= xu
+            ou -= xu
             own0.remove(fu)
         else:
             cnt0[fu] -= 1
         if cnt1[fl] == 1:
             cnt1[fl] = 0
             sym1[fl] = -1
-            ol ^= xl
+            ol -= xl
             own1.remove(fl)
         else:
             cnt1[fl] -= 1
@@ -474,14 +477,14 @@ class RoPaSci360State(State):
         if xu < 0:
             sym0[tu] = su
             cnt0[tu] = 1
-            ou |= tbu
+            ou += tbu
             insort(own0, tu)
         else:
             cnt0[tu] += 1
         if xl < 0:
             sym1[tl] = sl
             cnt1[tl] = 1
-            ol |= tbl
+            ol += tbl
             insort(own1, tl)
         else:
             cnt1[tl] += 1
@@ -491,13 +494,11 @@ class RoPaSci360State(State):
         self.key = key = self.key + ((_U0[su][tu] - _U0[su][fu]) + (_U1[sl][tl] - _U1[sl][fl]))
         self.turn = turn = self.turn + 1
         if not self._settled:
-            return self._end_turn(au, al, [])
+            return self._end_turn(au, al, [], False)
         # No throw and no battle: the throws used and the tokens by symbol are as they were, so end
-        # conditions 1-3 still do not hold; only repetition and the turn limit remain.
-        history = self.history
-        seen = history.get(key, 0) + 1
-        history[key] = seen
-        if seen >= 3:
+        # conditions 1-3 still do not hold; only repetition and the turn limit remain. setdefault hashes
+        # the long key once; it returns this turn's number only for a configuration not seen before.
+        if self.history.setdefault(key, turn) != turn and self._third(key):
             self._result = _RESULTS["repeat"]
         elif turn >= MAX_TURNS:
             self._result = _RESULTS["turns"]
@@ -506,6 +507,15 @@ class RoPaSci360State(State):
         t.actions = {"upper": au, "lower": al}
         t.events = []
         return t
+
+    def _third(self, key: int) -> bool:
+        """The configuration ``key``, seen before, occurs again: True if this is its third time; else it is
+        marked in ``history`` as seen twice (None)."""
+        history = self.history
+        if history[key] is None:
+            return True
+        history[key] = None
+        return False
 
     def _resolve(self, au, al, iu: tuple, su: int, il: tuple, sl: int) -> Turn:
         """A validated turn in which at least one side throws (see apply_actions for the fields)."""
@@ -564,7 +574,7 @@ class RoPaSci360State(State):
         self.occ[1] = ol
         self.key = key
         self.turn += 1
-        return self._end_turn(au, al, [])
+        return self._end_turn(au, al, [], True)
 
     def _battle(self, au, al, fu: int, tu: int, su: int, fl: int, tl: int, sl: int, ou: int, ol: int) -> Turn:
         """Finish a validated turn whose tokens are lifted (``ou``, ``ol``: the occupancy after lifting) but
@@ -591,24 +601,27 @@ class RoPaSci360State(State):
         else:
             events = self._land(tu, su, -1) + self._land(tl, -1, sl)
         self.turn += 1
-        return self._end_turn(au, al, events)
+        return self._end_turn(au, al, events, bool(events) or fu < 0 or fl < 0)
 
-    def _end_turn(self, au, al, events: list) -> Turn:
-        """The referee's end conditions, in its order, after a turn; records the configuration."""
+    def _end_turn(self, au, al, events: list, fresh: bool) -> Turn:
+        """The referee's end conditions, in its order, after a turn; records the configuration.
+
+        ``fresh``: a token was thrown or defeated this turn. The throws used never decrease, nor do the
+        tokens on the board without a throw, so no configuration seen before can occur again: the history
+        starts afresh (smaller to copy in ``clone``, and exact all the same)."""
         ku, kl = self.thrown
         result = None
         if ku == MAX_THROWS or kl == MAX_THROWS:
             result = self._out_or_invincible(ku, kl)
         if result is None:
-            history = self.history
-            seen = history.get(self.key, 0) + 1
-            history[self.key] = seen
-            if seen >= 3:
+            self._settled = True
+            key, turn = self.key, self.turn
+            if fresh:
+                self.history = {key: turn}
+            elif self.history.setdefault(key, turn) != turn and self._third(key):
                 result = _RESULTS["repeat"]
-            elif self.turn >= MAX_TURNS:
+            if result is None and turn >= MAX_TURNS:
                 result = _RESULTS["turns"]
-            else:
-                self._settled = True
         self._result = result
         t = _new_turn(Turn)
         t.number = self.turn
@@ -636,12 +649,31 @@ class RoPaSci360State(State):
             return _RESULTS["lower"]
         return None
 
+    def _join(self, p: int, i: int, a: int) -> None:
+        """Put a token of side ``p`` and symbol ``a`` (counted off the board) on hex ``i``, without a battle."""
+        c = self.cnt[p]
+        if c[i]:
+            c[i] += 1
+        else:
+            c[i] = 1
+            self.sym[p][i] = a
+            self.occ[p] += 1 << i
+            insort(self._own[p], i)
+        self.symcount[p][a] += 1
+        self.key += UNIT[p][a][i]
+
     def _land(self, i: int, au: int, al: int) -> list:
         """Put the arriving tokens (counted off the board) of symbols ``au`` and ``al`` (-1: none) on hex
         ``i``, and battle if symbols mix there: all three symbols present, all die; otherwise the beaten
         symbol dies, whoever owns it. Returns the battle's events (none without a battle)."""
         cnt, sym, occ, symcount, own = self.cnt, self.sym, self.occ, self.symcount, self._own
         dead = _DEAD[_BIT[sym[0][i]] | _BIT[sym[1][i]] | _BIT[au] | _BIT[al]]
+        if not dead:  # no battle (the other hex of the turn, usually): the arrivals join
+            if au >= 0:
+                self._join(0, i, au)
+            if al >= 0:
+                self._join(1, i, al)
+            return []
         key = self.key
         defeated = []
         for p, a in ((0, au), (1, al)):
