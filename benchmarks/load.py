@@ -4,7 +4,7 @@ WebSocket; or (``--viewers``) one game's fan-out to many spectators.
     .venv/bin/pip install -r benchmarks/requirements-load.txt
     python benchmarks/load.py --games 200 --seconds 60                 # starts its own server (tests/liveserver.py)
     python benchmarks/load.py --url http://127.0.0.1:8000 --games 50 --seconds 30 --game tic_tac_toe
-    REDIS_URL=redis://127.0.0.1:6379/0 DATABASE_URL=postgres://... python benchmarks/load.py --games 200
+    REDIS_URL=redis://127.0.0.1:6379/0 DATABASE_URL=postgres://... python benchmarks/load.py --games 200 --processes 2
     python benchmarks/load.py --viewers 40                             # fan-out: one move, 40 spectators
 
 Games mode: each of the N games is created with every seat a person driven by the benchmark (``--bot-share``
@@ -144,7 +144,13 @@ async def call(session, stats, method: str, url: str, body=None, token=None):
     headers = {"Authorization": f"Seat {token}"} if token else {}
     try:
         async with session.request(method, url, json=body, headers=headers) as resp:
-            payload = await resp.json(content_type=None)
+            text = await resp.text()
+            try:
+                payload = json.loads(text)
+            except ValueError:
+                stats["errors"] += 1
+                stats.setdefault("why", []).append(f"{method} {url} -> {resp.status} {text[:120]!r}")
+                return None, None
             if resp.status >= 400 and resp.status != 409:  # 409: the turn moved on (a bot, a clock): not an error
                 stats["errors"] += 1
                 stats.setdefault("why", []).append(f"{method} {url} -> {resp.status} {payload}")
@@ -223,16 +229,16 @@ async def play_one(session, base: str, name: str, with_bot: bool, end: float, st
         await asyncio.gather(*tasks, return_exceptions=True)
 
 
-async def keep_playing(session, bases, index, name, with_bot, end, stats, seed, think):
+async def keep_playing(session, bases, index, name, with_bot, end, stats, seed, think, ramp):
     rng = random.Random(seed)
     base, watch = bases[index % len(bases)], bases[(index + 1) % len(bases)]
-    await asyncio.sleep(rng.uniform(0, think))  # spread the games' first moves
+    await asyncio.sleep(rng.uniform(0, ramp))  # games arrive over the ramp, not all in one instant
     while time.perf_counter() < end:
         await play_one(session, base, name, with_bot, end, stats, rng, think, watch if len(bases) > 1 else None)
 
 
 async def run_games(bases: list[str], games: int, seconds: float, name: str, bot_share: float, seed: int,
-                    think: float) -> None:
+                    think: float, ramp: float | None = None) -> None:
     import aiohttp  # benchmark-only dependency
     stats = {"errors": 0, "turns": 0, "started": 0, "finished": 0, "latency": []}
     connector = aiohttp.TCPConnector(limit=0)
@@ -240,15 +246,18 @@ async def run_games(bases: list[str], games: int, seconds: float, name: str, bot
     async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:
         end = time.perf_counter() + seconds
         bots = round(games * bot_share)
-        await asyncio.gather(*(keep_playing(session, bases, i, name, i < bots, end, stats, seed * 1000 + i, think)
-                               for i in range(games)))
+        ramp = min(10.0, games / 20) if ramp is None else ramp
+        await asyncio.gather(*(keep_playing(session, bases, i, name, i < bots, end, stats, seed * 1000 + i, think,
+                                            ramp) for i in range(games)))
     lat = sorted(stats["latency"])
 
     def pct(p):
         return lat[min(len(lat) - 1, int(p * len(lat)))] * 1000 if lat else float("nan")
 
-    for why in stats.get("why", [])[:10]:
-        print("error:", why)
+    from collections import Counter
+    kinds = Counter(re.sub(r"/api/games/\w+|:\d+|game \w+ turn \d+", "…", why)[:160] for why in stats.get("why", []))
+    for why, count in kinds.most_common(8):
+        print(f"error ×{count}: {why}")
     print(f"{name}: {len(bases)} server process(es), think {think} s: {stats['started']} games started, {stats['finished']} finished, {len(lat)} latency samples, "
           f"{stats['turns'] / seconds:.1f} turns/s")
     print(f"games={games} turns={stats['turns']} errors={stats['errors']} p50_ms={pct(0.5):.1f} "
@@ -266,7 +275,11 @@ def main() -> None:
     parser.add_argument("--game", default="ropasci360")
     parser.add_argument("--bot-share", type=float, default=0.25, help="share of games with a server bot seat")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--ramp", type=float, help="seconds over which the games start (default: 20 a second, "
+                                                   "at most 10 s)")
     parser.add_argument("--viewers", type=int, help="instead: one game's fan-out to this many spectators")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="Daphne processes to start (more than one needs DATABASE_URL and REDIS_URL)")
     args = parser.parse_args()
 
     def go(url):
@@ -275,18 +288,24 @@ def main() -> None:
             asyncio.run(run(bases[0], args.viewers))
         else:
             asyncio.run(run_games(bases, args.games, args.seconds, args.game, args.bot_share, args.seed,
-                                  args.think))
+                                  args.think, args.ramp))
 
     if args.url:
         go(args.url)
         return
     from tests.liveserver import LiveServer
-    env = {"SOCKETS_PER_CLIENT": "5000", "RATE_LIMITS": "0", "DEBUG": "0", "ALLOWED_HOSTS": "127.0.0.1,localhost"}
+    env = {"SOCKETS_PER_CLIENT": "5000", "LONG_POLLS_PER_CLIENT": "5000", "RATE_LIMITS": "0", "DEBUG": "0",
+           "ALLOWED_HOSTS": "127.0.0.1,localhost"}
     for name in ("REDIS_URL", "DATABASE_URL", "WEB_PROCESSES"):  # e.g. the scaled-out stack
         if os.environ.get(name):
             env[name] = os.environ[name]
-    with LiveServer(env=env, database_url=env.get("DATABASE_URL")) as server:
-        go(server.url)
+    if args.processes > 1 and not (env.get("DATABASE_URL") and env.get("REDIS_URL")):
+        parser.error("--processes > 1 needs DATABASE_URL (PostgreSQL) and REDIS_URL")
+    from contextlib import ExitStack
+    with ExitStack() as stack:
+        servers = [stack.enter_context(LiveServer(env=env, database_url=env.get("DATABASE_URL"), migrate=i == 0))
+                   for i in range(args.processes)]
+        go(",".join(s.url for s in servers))
 
 
 if __name__ == "__main__":

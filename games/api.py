@@ -14,6 +14,7 @@ from collections import Counter
 
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
+from django.db import connection
 from django.http import HttpResponse, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
@@ -136,6 +137,16 @@ def create(request):
                          "replay_url": absolute(request, replay_path(game)), "seats": seats}, status=201)
 
 
+def _load_payload_and_let_go(game_id: str, request) -> dict:
+    """``_load_payload`` for a long-poll: its database connection is closed at once, not held through the wait
+    (hundreds of waiting clients would otherwise hold as many PostgreSQL connections)."""
+    try:
+        return _load_payload(game_id, request)
+    finally:
+        if not connection.in_atomic_block:
+            connection.close()
+
+
 def _load_payload(game_id: str, request) -> dict:
     game = services.check_timeout(game_id)
     token = seat_token(request)
@@ -193,7 +204,7 @@ async def wait_for_turn(game_id: str, target: int, request, timeout: float = WAI
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while True:
-            payload = await sync_to_async(_load_payload)(game_id, request)
+            payload = await sync_to_async(_load_payload_and_let_go)(game_id, request)
             if payload["turn"] >= target or payload["status"] in ("finished", "aborted"):
                 return payload
             remaining = deadline - loop.time()

@@ -135,6 +135,13 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and os.environ.get("DB_POOL_SIZE") != "0":
+    # Every request and WebSocket consumer runs its sync code in a thread of its own: without a pool, a few
+    # hundred clients at once open more connections than PostgreSQL allows ("too many clients",
+    # benchmarks/load.py). psycopg's pool caps them per process (DB_POOL_SIZE) and the rest wait their turn.
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 1, "max_size": int(os.environ.get("DB_POOL_SIZE", "20") or 20), "timeout": 30}
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = False  # the pool checks its connections itself
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Wait for locks instead of failing at once, let readers and the writer
     # work concurrently (WAL), and take the write lock at BEGIN so that
