@@ -35,34 +35,8 @@ def _seat_key(request, kwargs) -> str | None:
     return f"seat:{game_id}:{seat[0]}" if seat else None
 
 
-class StaticFilesMiddleware(WhiteNoiseMiddleware):
-    """WhiteNoise's middleware, async-capable: a static file is found in a dict and answered at once; any other
-    request goes on down the chain without a thread hop."""
-
-    sync_capable = True
-    async_capable = True
-
-    def __init__(self, get_response=None):
-        super().__init__(get_response)
-        self.is_async = iscoroutinefunction(get_response)
-        if self.is_async:
-            markcoroutinefunction(self)
-
-    def __call__(self, request):
-        if self.is_async:
-            return self.__acall__(request)
-        return super().__call__(request)
-
-    async def __acall__(self, request):
-        static_file = self.find_file(request.path_info) if self.autorefresh else self.files.get(request.path_info)
-        if static_file is not None:
-            return self.serve(static_file, request)
-        return await self.get_response(request)
-
-
-class RateLimitMiddleware:
-    """Async-capable, so that an async view (the API's long-poll) is never run inside the one thread that
-    serves sync code; the checks (cache and session reads) run in that thread only for POSTs."""
+class AsyncCapable:
+    """Runs ``__acall__`` in an async chain and ``sync_call`` in a sync one (Django picks by the flags)."""
 
     sync_capable = True
     async_capable = True
@@ -74,8 +48,32 @@ class RateLimitMiddleware:
             markcoroutinefunction(self)
 
     def __call__(self, request):
-        if self.is_async:
-            return self.__acall__(request)
+        return self.__acall__(request) if self.is_async else self.sync_call(request)
+
+
+class StaticFilesMiddleware(AsyncCapable, WhiteNoiseMiddleware):
+    """WhiteNoise's middleware, async-capable: a static file is found in a dict and answered at once; any other
+    request goes on down the chain without a thread hop."""
+
+    def __init__(self, get_response):
+        WhiteNoiseMiddleware.__init__(self, get_response)
+        AsyncCapable.__init__(self, get_response)
+
+    def sync_call(self, request):
+        return WhiteNoiseMiddleware.__call__(self, request)
+
+    async def __acall__(self, request):
+        static_file = self.find_file(request.path_info) if self.autorefresh else self.files.get(request.path_info)
+        if static_file is not None:
+            return self.serve(static_file, request)
+        return await self.get_response(request)
+
+
+class RateLimitMiddleware(AsyncCapable):
+    """Async-capable, so that an async view (the API's long-poll) is never run inside the one thread that
+    serves sync code; the checks (cache and session reads) run in that thread only for POSTs."""
+
+    def sync_call(self, request):
         return self.refusal(request) or self.get_response(request)
 
     async def __acall__(self, request):

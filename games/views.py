@@ -261,6 +261,7 @@ def library(request: HttpRequest, name: str) -> HttpResponse:
     if not presets:
         return not_found(request, f"{ui.game.info.title} has no library.")
     level = levels_for(ui.game)[-1]
+    bot_words = LEVEL_WORDS.get(level, level).split(":")[0].lower()
     rows = []
     for i, preset in enumerate(presets, 1):
         engine = load_game(name, **preset.params)
@@ -275,4 +276,7 @@ def library(request: HttpRequest, name: str) -> HttpResponse:
         row["stats"] = [row["stats"][j] for j in varying]
     return render(request, "games/library.html", {
         "ui": ui, "title": ui.game.info.title, "game_name": name, "rows": rows, "seats": ui.game.info.players,
-        "me": ME, "bot": f"bot:{level}", "bot_words": LEVEL_WORDS.get(level, level).split(":")[0].lower()})
+        "bot_words": bot_words, "players": [
+            {"seat": ME, "text": "Play", "label": "Play", "secondary": False},
+            {"seat": f"bot:{level}", "text": "Watch the bot", "label": f"Watch the {bot_words} bot play",
+             "secondary": True}]})
