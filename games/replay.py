@@ -136,6 +136,18 @@ def move_window(ui, turns: list[dict], observations: list, n: int) -> dict:
             "later": (last + 1, min(len(turns), last + MOVES_PER_PAGE)) if last < len(turns) else None}
 
 
+def chapters(ui, observations: list) -> list[dict]:
+    """Where each part of the game starts (poker's hands): ``{"label", "turn"}``, the first turn after which a
+    position of that part is shown; [] for games without parts."""
+    out, last = [], ""
+    for n, observation in enumerate(observations):
+        label = ui.chapter(observation)
+        if label and label != last:
+            out.append({"label": label, "turn": n})
+        last = label or last
+    return out
+
+
 def move_rows(ui, turns: list[dict], observations: list) -> list[dict]:
     """The moves list: each turn in words, read against the position it was played in (``observations[n]``
     is the spectator's view after ``n`` turns)."""
@@ -280,7 +292,8 @@ def _viewer_context(request, game: Game, *, embed: bool) -> dict:
         "live": live, "embed": embed,
         "pos": position(game, n, states[n], turns[n - 1] if n else None, names, flipped=flipped,
                         before=states[n - 1] if n else None),
-        "moves": moves, "chart": material_chart(ui, states, n), "outcome": outcome_line(game),
+        "moves": moves, "chapters": chapters(ui, states), "chart": material_chart(ui, states, n),
+        "outcome": outcome_line(game),
         "summary": summary_line(game, names), "speeds": SPEEDS,
         "share": share_meta(request, game, n, page_url=f"{replay_path}?turn={n}"),
         "urls": {

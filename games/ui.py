@@ -99,6 +99,11 @@ class GameUI:
         """(label, value) pairs shown for each seat beside the board and in the replay."""
         return []
 
+    def chapter(self, observation: JSON) -> str:
+        """The part of the game a position belongs to (poker: "Hand 3"), for the replay's jump list; "" if the
+        game has no parts."""
+        return ""
+
     def score(self, observation: JSON) -> float | None:
         """A one-player game's running score (2048's), for the player's best in this browser; None: none."""
         return None

@@ -308,3 +308,23 @@ def test_a_long_games_page_holds_one_page_of_the_move_list():
     assert 'data-turn="100">Turns 51–100</a>' in page and "Turns 121" not in page
     panel = client.get(f"/games/{gid}/replay/panel?turn=75").content.decode()
     assert [int(n) for n in re.findall(r'class="rp-move-item[^"]*" data-turn="(\d+)"', panel)] == list(range(51, 101))
+
+
+@pytest.mark.django_db
+def test_a_poker_replay_has_a_jump_list_of_its_hands():
+    from games.bots.play import choose_action
+    created = services.create_game("poker", {"p0": "human", "p1": "human"}, params={"players": 2, "chips": 400})
+    gid = created.game.id
+    for _ in range(150):  # random play while a few hands are dealt
+        game = Game.objects.get(pk=gid)
+        if game.status != Game.Status.ACTIVE:
+            break
+        side = services.waiting_on(game)[0]
+        turns = list(game.turns.order_by("number").values_list("actions", flat=True))
+        services.submit_action(gid, created.tokens[side], game.turn + 1,
+                               choose_action("poker", turns, side, "random", seed=game.turn, params=game.params))
+    page = Client().get(f"/games/{gid}/replay").content.decode()
+    hands = re.findall(r'<a href="\?turn=(\d+)" data-turn="\d+">Hand (\d+)</a>', page)
+    assert [int(h) for _, h in hands] == list(range(1, len(hands) + 1)) and len(hands) >= 2
+    turns = [int(t) for t, _ in hands]
+    assert turns == sorted(turns)

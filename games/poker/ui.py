@@ -207,6 +207,9 @@ class UI(GameUI):
             return []
         return [("Chips", d["chips"]), ("Bet", d["bet"]), ("Status", STATUS_WORDS[d["status"]])]
 
+    def chapter(self, observation) -> str:
+        return f"Hand {observation['hand']}" if observation and observation.get("hand") else ""
+
     def material(self, observation, seat: str):
         d = next((d for d in (observation or {}).get("seats", []) if d["seat"] == seat), None)
         return None if d is None else float(d["chips"] + d["total"])
