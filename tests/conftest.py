@@ -162,8 +162,10 @@ def browser():
     Playwright's own browser downloads are never used)."""
     if not os.path.exists(CHROMIUM):
         unavailable(f"{CHROMIUM} is missing (make test installs Debian's chromium package)")
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    # Two test processes share two cores with the servers and their bots: give pages time to catch up.
+    expect.set_options(timeout=15_000)
     playwright = sync_playwright().start()
     try:
         chromium = playwright.chromium.launch(
