@@ -192,3 +192,23 @@ def test_wrong_methods_on_the_api_get_a_405_in_json(server, method, path):
                             {"game": "tic_tac_toe", "players": {"x": "human", "o": "human"}})
     status, body = raw(server.url, method, path.format(id=game["id"]), b"{}")
     assert status == 405 and "is not allowed here" in json.loads(body)["error"], (status, body[:200])
+
+
+def test_check_deploy_passes_but_for_what_an_https_proxy_provides(tmp_path):
+    """``manage.py check --deploy`` with DEBUG off: only HSTS, the HTTPS redirect and Secure cookies remain,
+    which the TLS-terminating proxy (and SECURE_COOKIES=1) provide."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.liveserver import BASE_DIR
+    env = {k: v for k, v in os.environ.items() if k not in ("DEBUG", "SECRET_KEY", "SECURE_COOKIES")}
+    env.update(DEBUG="0", SECRET_KEY_FILE=str(tmp_path / "key"), DJANGO_SETTINGS_MODULE="ropasci.settings")
+    out = subprocess.run([sys.executable, "manage.py", "check", "--deploy"], cwd=BASE_DIR, env=env,
+                         capture_output=True, text=True)
+    found = set(re.findall(r"\((security\.\w+)\)", out.stdout + out.stderr))
+    assert found <= {"security.W004", "security.W008", "security.W012", "security.W016"}, out.stdout + out.stderr
+    env["SECURE_COOKIES"] = "1"
+    out = subprocess.run([sys.executable, "manage.py", "check", "--deploy"], cwd=BASE_DIR, env=env,
+                         capture_output=True, text=True)
+    assert set(re.findall(r"\((security\.\w+)\)", out.stdout + out.stderr)) <= {"security.W004", "security.W008"}
