@@ -207,7 +207,7 @@ def material_chart(ui, observations: list, current: int) -> dict | None:
     values = [{s: ui.material(o, s) for s in sides} for o in observations]
     top_value = max([getattr(ui, "chart_max", 0)] + [v for row in values for v in row.values()]) or 1
     width, height = 360, 150
-    left, right, top, bottom = 24, 10, 10, 22
+    left, right, top, bottom = 10 + 7 * len(str(round(top_value))), 10, 10, 22  # room for the axis' numbers
     last = max(len(observations) - 1, 1)
     dx = (width - left - right) / last
 
