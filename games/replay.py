@@ -33,6 +33,7 @@ from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_http_methods, require_safe
 
 from . import gamelog, importer, previewcss, services
+from .engine.api import CHANCE
 from .models import Game
 from .ui import ui_for
 
@@ -157,7 +158,8 @@ def move_rows(ui, turns: list[dict], observations: list) -> list[dict]:
         rows.append({
             "number": t["number"],
             "moves": [{"side": side, "label": ui.seat_name(side), "words": ui.action_words(side, action, before)}
-                      for side, action in t["actions"].items() if side in ui.game.info.players],
+                      if side != CHANCE else {"side": side, "label": "Chance", "words": ui.chance_words(action)}
+                      for side, action in t["actions"].items() if side in ui.game.info.players or side == CHANCE],
             "battles": [w for w in (ui.event_words(e) for e in t["events"]) if w],
         })
     return rows

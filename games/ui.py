@@ -12,6 +12,7 @@ the legal actions that match what was clicked so far; an action whose whole path
 from __future__ import annotations
 
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -79,6 +80,10 @@ class GameUI:
         """A canonical JSON action in words (by default the engine's text form). ``observation`` is the
         position the action was taken in, as the reader may see it, where known (to name the moved piece)."""
         return self.game.action_to_text(self.game.action_from_json(action, seat))
+
+    def chance_words(self, outcome: JSON) -> str:
+        """A chance outcome (a deal, a new tile, a scramble move) as the reader may see it, in words."""
+        return outcome if isinstance(outcome, str) else json.dumps(outcome)
 
     def event_words(self, event: JSON) -> str:
         """One event of a resolved turn (a battle, an explosion) in words; "" to leave it out."""

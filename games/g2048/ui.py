@@ -132,6 +132,10 @@ class UI(GameUI):
         best = max(v for row in observation["board"] for v in row)
         return [("Score", observation["score"]), ("Best tile", best)]
 
+    def chance_words(self, outcome) -> str:
+        row, col, value = outcome
+        return f"a {value} appears at row {row + 1}, column {col + 1}"
+
     def score(self, observation):
         return None if not observation else observation["score"]
 

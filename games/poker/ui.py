@@ -207,6 +207,13 @@ class UI(GameUI):
             return []
         return [("Chips", d["chips"]), ("Bet", d["bet"]), ("Status", STATUS_WORDS[d["status"]])]
 
+    def chance_words(self, outcome) -> str:
+        """``"p3:??"`` (another seat's card, hidden) "Player 3 is dealt a card"; ``"flop:As"`` "Flop: As"."""
+        where, _, card = str(outcome).partition(":")
+        if where in self.game.info.players:
+            return f"{self.seat_name(where)} is dealt {'a card' if card == '??' else card}"
+        return f"{where.title()}: {card}"
+
     def chapter(self, observation) -> str:
         return f"Hand {observation['hand']}" if observation and observation.get("hand") else ""
 
