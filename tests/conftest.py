@@ -185,3 +185,34 @@ def page(browser):
     page = context.new_page()
     yield page
     context.close()
+
+
+# -- browser pages ----------------------------------------------------------
+class Browser:
+    """A browser context with one page, collecting script errors."""
+
+    def __init__(self, browser, **options):
+        self.context = browser.new_context(**options)
+        self.page = self.context.new_page()
+        self.errors = []
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+
+    def close(self):
+        self.context.close()
+
+
+@pytest.fixture
+def people(browser):
+    """``people(**context_options)`` opens a page in a context of its own; no script error may happen."""
+    made = []
+
+    def make(**options):
+        b = Browser(browser, **options)
+        made.append(b)
+        return b.page
+
+    yield make
+    errors = [e for b in made for e in b.errors]
+    for b in made:
+        b.close()
+    assert not errors, errors

@@ -10,6 +10,7 @@ import urllib.request
 import pytest
 from playwright.sync_api import expect
 
+from tests.conftest import Browser  # noqa: F401  (other browser tests import it from here)
 from tests.test_views_play import LOWER_SCRIPT, UPPER_SCRIPT
 
 pytestmark = pytest.mark.browser
@@ -26,35 +27,6 @@ def api(server, path, body=None, token=None):
         req.add_header("Authorization", f"Seat {token}")
     with _opener.open(req, timeout=30) as resp:
         return json.loads(resp.read())
-
-
-class Browser:
-    """A browser context with one page, collecting script errors."""
-
-    def __init__(self, browser, **options):
-        self.context = browser.new_context(**options)
-        self.page = self.context.new_page()
-        self.errors = []
-        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
-
-    def close(self):
-        self.context.close()
-
-
-@pytest.fixture
-def people(browser):
-    made = []
-
-    def make(**options):
-        b = Browser(browser, **options)
-        made.append(b)
-        return b.page
-
-    yield make
-    errors = [e for b in made for e in b.errors]
-    for b in made:
-        b.close()
-    assert not errors, errors
 
 
 def create_game(page, server, opponent="human", side="upper", level="random"):

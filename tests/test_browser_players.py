@@ -15,7 +15,6 @@ import urllib.request
 import pytest
 from playwright.sync_api import expect
 
-from tests.test_browser_play import Browser
 
 pytestmark = pytest.mark.browser
 
@@ -25,19 +24,9 @@ _opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
 
 @pytest.fixture
-def people(browser):
-    made = []
-
-    def make(**options):
-        b = Browser(browser, viewport={"width": 1200, "height": 900}, **options)
-        made.append(b)
-        return b.page
-
-    yield make
-    errors = [e for b in made for e in b.errors]
-    for b in made:
-        b.close()
-    assert not errors, errors
+def people(people):
+    """The shared fixture with a desktop viewport unless a test asks for another."""
+    return lambda **options: people(**{"viewport": {"width": 1200, "height": 900}, **options})
 
 
 def unique(name: str) -> str:

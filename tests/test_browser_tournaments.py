@@ -19,7 +19,6 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.test_browser_games import TO_ACT_OR_OVER, board_turn, click_action
-from tests.test_browser_play import Browser
 
 pytestmark = pytest.mark.browser
 
@@ -27,20 +26,6 @@ SHOTS = "/tmp/ropasci-tournament-{}.png"
 POLLED = 20_000  # ms: the standings are polled every 3 s
 
 
-@pytest.fixture
-def people(browser):
-    made = []
-
-    def make(**options):
-        b = Browser(browser, **options)
-        made.append(b)
-        return b.page
-
-    yield make
-    errors = [e for b in made for e in b.errors]
-    for b in made:
-        b.close()
-    assert not errors, errors
 
 
 def make_account(server) -> tuple[str, str]:
