@@ -29,6 +29,7 @@ from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import path, reverse
+from csp.decorators import csp_replace
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_http_methods, require_safe
 
@@ -325,6 +326,7 @@ def replay_page(request, game_id):
 
 
 @xframe_options_exempt
+@csp_replace({"frame-ancestors": ["*"]})  # any site may frame the embed
 @require_safe
 def embed_page(request, game_id):
     game = _game_or_404(game_id)

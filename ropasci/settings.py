@@ -101,7 +101,23 @@ MIDDLEWARE = [
     "games.middleware.RateLimitMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
 ]
+
+# Content-Security-Policy (django-csp): scripts only from this site's files (no inline script or handler, no
+# eval), connections (the game's WebSocket) only to this site, no framing but where a view allows it (the
+# replay embed). Inline styles stay allowed: board drawings set sizes and colours in style attributes.
+CONTENT_SECURITY_POLICY = {"DIRECTIVES": {
+    "default-src": ["'self'"],
+    "script-src": ["'self'"],
+    "style-src": ["'self'", "'unsafe-inline'"],
+    "img-src": ["'self'", "data:"],
+    "connect-src": ["'self'"],
+    "object-src": ["'none'"],
+    "base-uri": ["'self'"],
+    "form-action": ["'self'"],
+    "frame-ancestors": ["'none'"],
+}}
 
 ROOT_URLCONF = "ropasci.urls"
 

@@ -181,21 +181,29 @@ def browser():
 
 @pytest.fixture
 def page(browser):
-    context = browser.new_context()
-    page = context.new_page()
-    yield page
-    context.close()
+    """A page of its own context; the test fails if the Content-Security-Policy blocked anything on it."""
+    b = Browser(browser)
+    yield b.page
+    blocked = [e for e in b.errors if "Content Security Policy" in e]
+    b.close()
+    assert not blocked, blocked
 
 
 # -- browser pages ----------------------------------------------------------
 class Browser:
-    """A browser context with one page, collecting script errors."""
+    """A browser context with one page, collecting script errors and what the Content-Security-Policy blocked
+    (every browser test thereby checks that the pages it visits keep to the policy)."""
 
     def __init__(self, browser, **options):
         self.context = browser.new_context(**options)
         self.page = self.context.new_page()
         self.errors = []
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.on("console", self._console)
+
+    def _console(self, message):
+        if message.type == "error" and "Content Security Policy" in message.text:
+            self.errors.append(message.text)
 
     def close(self):
         self.context.close()
