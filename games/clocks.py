@@ -14,12 +14,17 @@ from . import serverloop
 _clocks: dict[str, asyncio.TimerHandle] = {}
 
 
-def arm_clock(game_id: str) -> None:
+UNKNOWN = object()
+
+
+def arm_clock(game_id: str, deadline=UNKNOWN) -> None:
+    """Wake up at the game's turn deadline (read from the database unless given; None: no clock runs)."""
     if not serverloop.running():
         return
-    from .models import Game
-    game = Game.objects.filter(pk=game_id).first()
-    deadline = game.turn_deadline if game else None
+    if deadline is UNKNOWN:
+        from .models import Game
+        game = Game.objects.filter(pk=game_id).first()
+        deadline = game.turn_deadline if game else None
     if deadline is None:
         return
     delay = max(0.0, (deadline - timezone.now()).total_seconds()) + 0.05
@@ -46,5 +51,5 @@ def _expire(game_id: str) -> None:
         close_old_connections()
 
 
-def on_game_changed(sender, game_id, turn, **kwargs) -> None:
-    arm_clock(game_id)
+def on_game_changed(sender, game_id, turn, deadline=UNKNOWN, **kwargs) -> None:
+    arm_clock(game_id, deadline)

@@ -376,10 +376,11 @@ def check_timeout(game_id: str) -> Game:
 def _after_commit(game: Game) -> None:
     """Once the transaction commits, announce the change (pages, bot seats and the clock listen). A
     listener that fails is logged and never fails the request: the change is stored either way."""
-    game_id, turn = game.id, game.turn
+    game_id, turn, over, deadline = game.id, game.turn, game.is_over, game.turn_deadline
 
     def announce():
-        for receiver, error in game_changed.send_robust(sender=Game, game_id=game_id, turn=turn):
+        for receiver, error in game_changed.send_robust(sender=Game, game_id=game_id, turn=turn, over=over,
+                                                        deadline=deadline):
             if error is not None:
                 log.error("after game %s turn %s: %s failed: %r", game_id, turn, getattr(receiver, "__name__",
                           receiver), error)

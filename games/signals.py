@@ -3,4 +3,5 @@ transaction); the broadcaster, the bot runner and the turn clock listen (connect
 services import none of them."""
 from django.dispatch import Signal
 
-game_changed = Signal()  # kwargs: game_id, turn
+game_changed = Signal()  # kwargs: game_id, turn, over (it finished or was aborted), deadline
+# (the turn clock's end, or None): listeners that care only about some changes need not read the game

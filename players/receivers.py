@@ -15,8 +15,11 @@ from .models import RatedGame
 log = logging.getLogger(__name__)
 
 
-def on_game_changed(sender, game_id, turn, **kwargs) -> None:
-    """Cheap for the many changes that do not matter here: one indexed read unless a rated game is over."""
+def on_game_changed(sender, game_id, turn, over=True, **kwargs) -> None:
+    """Cheap for the many changes that do not matter here: nothing while the game goes on, then one indexed
+    read unless a rated game is over."""
+    if not over:
+        return
     if not RatedGame.objects.filter(game_id=game_id, state=RatedGame.State.PENDING,
                                     game__status__in=[Game.Status.FINISHED, Game.Status.ABORTED]).exists():
         return

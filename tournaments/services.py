@@ -259,8 +259,10 @@ def _start_game(t: Tournament, p: Pairing, number: int, entrants: dict) -> Game:
     return game
 
 
-def on_game_changed(sender, game_id, turn, **kwargs) -> None:
+def on_game_changed(sender, game_id, turn, over=True, **kwargs) -> None:
     """Receiver of ``games.signals.game_changed``: a tournament game that is over lets its tournament go on."""
+    if not over:  # most changes: a turn played (no query)
+        return
     tournament_id = (TournamentGame.objects
                      .filter(game_id=game_id, game__status__in=OVER, pairing__tournament__status=Tournament.Status.RUNNING)
                      .values_list("pairing__tournament_id", flat=True).first())
