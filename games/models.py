@@ -62,7 +62,8 @@ class Game(models.Model):
     result = models.CharField(max_length=200, blank=True, db_index=True, help_text="The outcome in words")
     outcome = models.JSONField(null=True, blank=True, help_text="winners, returns per seat, text")
     ending = models.CharField(max_length=12, choices=Ending.choices, blank=True)
-    turn = models.PositiveIntegerField("turns", default=0, help_text="Number of resolved turns")
+    turn = models.PositiveIntegerField("turns", default=0, db_index=True,  # the admin sorts by it
+                                       help_text="Number of resolved turns")
     state = models.JSONField(null=True, blank=True, help_text="Cached engine state after the last turn")
     to_act = models.JSONField(default=list, blank=True, help_text="Seats to act in the turn in play")
     seed = models.CharField(max_length=64, default=new_seed, editable=False, help_text="Secret: draws chance")

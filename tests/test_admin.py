@@ -187,7 +187,38 @@ def test_search_by_id_and_player_name(staff_client):
     assert listed_ids(staff_client.get(CHANGELIST, {"q": "twin"})) == [d.pk]
 
 
+def test_search_by_a_common_name_takes_the_subquery_path(staff_client, monkeypatch):
+    """More matching seats than ``NAME_MATCHES``: the same games, found by a subquery instead of a key list."""
+    monkeypatch.setattr(games_admin, "NAME_MATCHES", 2)
+    games = [make_game(names=(f"sam {i}", "sam")) for i in range(3)]
+    other = make_game(names=("alex", "bo"))
+    assert set(listed_ids(staff_client.get(CHANGELIST, {"q": "sam"}))) == {g.pk for g in games}
+    assert other.pk not in listed_ids(staff_client.get(CHANGELIST, {"q": "sam"}))
+
+
+def test_a_long_list_stops_counting_at_the_cap(staff_client, monkeypatch):
+    monkeypatch.setattr(games_admin, "COUNT_CAP", 3)
+    monkeypatch.setattr(games_admin.GameAdmin, "list_per_page", 2)
+    games = [make_game(created=timezone.now() - timedelta(minutes=i)) for i in range(5)]
+    html = staff_client.get(CHANGELIST).content.decode()
+    assert "more than 3 games: narrow the list with a filter or a search" in html
+    assert listed_ids(staff_client.get(CHANGELIST)) == [g.pk for g in games[:2]]
+    assert listed_ids(staff_client.get(CHANGELIST, {"p": 2})) == [games[2].pk]  # the last page it counted
+    filtered = staff_client.get(CHANGELIST, {"status__exact": "finished"}).content.decode()
+    assert "more than 3 results" in filtered
+    # Under the cap the count is exact.
+    few = staff_client.get(CHANGELIST, {"q": games[0].pk}).content.decode()
+    assert re.search(r"\b1 game\b", few) and "more than" not in few
+
+
 # --- a game's page --------------------------------------------------------------------------------------
+
+def test_game_of_a_kind_no_longer_registered_still_opens(staff_client):
+    game = make_game(kind="retired_game")
+    response = staff_client.get(change_url(game))
+    assert response.status_code == 200
+    assert "No board: the game &#x27;retired_game&#x27; is not known to this version." in response.content.decode()
+
 
 def test_game_page_shows_log_seats_pending_links_and_board(staff_client):
     game, tokens = play_realistic_game()
