@@ -8,9 +8,9 @@ WebSocket; or (``--viewers``) one game's fan-out to many spectators.
     python benchmarks/load.py --viewers 40                             # fan-out: one move, 40 spectators
 
 Games mode: each of the N games is created with every seat a person driven by the benchmark (``--bot-share``
-of them with the last seat a server bot instead); a driver asks whose turn it is, and each seat to act reads
-its legal actions with its token and sends a random one. A game that ends is replaced by a new one, so N stay
-in play for ``--seconds``. Latency: from sending the request that resolves a turn to that turn's update
+of them with the last seat a server bot instead); each seat to act reads its legal actions with its token and
+sends a random one, and the answer to the move says whose turn is next (a long-poll waits for a bot's move).
+A game that ends is replaced by a new one, so N stay in play for ``--seconds``. Latency: from sending the request that resolves a turn to that turn's update
 arriving on the WebSocket of the other person seat(s) and of the spectator (one sample each). The last line:
 ``games=N turns=T errors=E p50_ms=A p99_ms=B`` (errors: failed requests, refused or dropped sockets, updates
 that never came within 10 s).
@@ -187,30 +187,40 @@ async def play_one(session, base: str, name: str, with_bot: bool, end: float, st
         tasks.append(asyncio.create_task(watcher.run(session, ws_url, watch_base or base, headers, stats, ready)))
         await ready.wait()
     try:
+        view = None
         while time.perf_counter() < end:
-            status, view = await call(session, stats, "GET", f"{base}/api/games/{gid}")
-            if status != 200 or view["status"] != "active":
-                if view and view.get("status") == "finished":
+            if view is None:  # the public view: at the start, and after a refused move
+                status, view = await call(session, stats, "GET", f"{base}/api/games/{gid}")
+                if status != 200:
+                    break
+            if view["status"] != "active":
+                if view["status"] == "finished":
                     stats["finished"] += 1
                 break
             to_act = [s for s in view["to_act"] if s in tokens]
             if not to_act:  # a bot is thinking: wait for its turn to resolve
-                await call(session, stats, "GET", f"{base}/api/games/{gid}?wait_turn={view['turn'] + 1}")
+                status, view = await call(session, stats, "GET", f"{base}/api/games/{gid}?wait_turn={view['turn'] + 1}")
+                if status != 200:
+                    break
                 continue
             turn = view["turn"] + 1
             if think:  # players take a while to choose (uniform around ``think``)
                 await asyncio.sleep(rng.uniform(0.5, 1.5) * think)
+            resolving = len(to_act) == len(view["to_act"])
             for i, seat in enumerate(to_act):
                 status, mine = await call(session, stats, "GET", f"{base}/api/games/{gid}", token=tokens[seat])
                 if status != 200 or not mine.get("legal_actions"):
+                    view = None
                     break
                 action = rng.choice(mine["legal_actions"])
-                resolves = i == len(to_act) - 1 and len(to_act) == len(view["to_act"])
+                resolves = i == len(to_act) - 1 and resolving
                 sent = time.perf_counter()
-                status, _ = await call(session, stats, "POST", f"{base}/api/games/{gid}/actions",
-                                       {"turn": turn, "action": action}, token=tokens[seat])
+                status, answer = await call(session, stats, "POST", f"{base}/api/games/{gid}/actions",
+                                            {"turn": turn, "action": action}, token=tokens[seat])
                 if status is None or status >= 400:
+                    view = None
                     break
+                view = answer["game"]  # what comes next, as this seat sees it (whose turn, or the end)
                 if resolves:
                     stats["turns"] += 1
                     deadline = time.perf_counter() + UPDATE_TIMEOUT
