@@ -18,12 +18,13 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ChannelNameRouter, ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from games.requestthreads import RequestThreads  # noqa: E402
 from games.serverloop import ServerLoop  # noqa: E402
 from games.routing import channel_routes, websocket_urlpatterns  # noqa: E402
 
 application = ServerLoop(ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
+        "http": RequestThreads(django_asgi_app),
         "websocket": AllowedHostsOriginValidator(
             AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
         ),

@@ -139,10 +139,11 @@ TEMPLATES = [
 ASGI_APPLICATION = "ropasci.asgi.application"
 
 # Database ---------------------------------------------------------------
-# Persistent connections are off: under ASGI every request may run in a
-# different thread, and Django recommends CONN_MAX_AGE=0 there (use a
-# pooler such as PgBouncer in front of PostgreSQL if connection setup cost
-# matters). Health checks are cheap insurance if CONN_MAX_AGE is raised.
+# A connection lives as long as its thread (CONN_MAX_AGE) on SQLite: HTTP requests borrow long-lived threads
+# (games.requestthreads), WebSocket consumers share one, so connections are few and reused, and opening one
+# each request was a quarter of a small request's CPU. (Django advises CONN_MAX_AGE=0 under ASGI because its
+# default gives each request a new thread, whose connection would be left behind.) PostgreSQL uses psycopg's
+# pool instead (below), which wants CONN_MAX_AGE=0.
 DATABASES = {
     "default": dj_database_url.config(
         env="DATABASE_URL",
@@ -152,7 +153,7 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and os.environ.get("DB_POOL_SIZE") != "0":
-    # Every request and WebSocket consumer runs its sync code in a thread of its own: without a pool, a few
+    # Every request in progress runs its sync code in a thread of its own: without a pool, a few
     # hundred clients at once open more connections than PostgreSQL allows ("too many clients",
     # benchmarks/load.py). psycopg's pool caps them per process (DB_POOL_SIZE) and the rest wait their turn.
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
@@ -169,6 +170,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
             "transaction_mode": "IMMEDIATE",
         }
     )
+    DATABASES["default"]["CONN_MAX_AGE"] = 600
     # Tests use a file, not SQLite's shared-cache memory database, whose table locks fail at once
     # ("database table is locked") where a file database waits (timeout above).
     DATABASES["default"]["TEST"] = {"NAME": os.path.join(tempfile.gettempdir(), f"ropasci-test-{os.getpid()}.sqlite3")}

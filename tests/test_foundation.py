@@ -185,7 +185,7 @@ def test_default_database_is_sqlite_file():
     assert db["NAME"] == str(BASE_DIR / "db.sqlite3")
     assert db["OPTIONS"]["timeout"] == 20
     assert db["OPTIONS"]["init_command"] == "PRAGMA journal_mode=WAL;"
-    assert db["CONN_MAX_AGE"] == 0
+    assert db["CONN_MAX_AGE"] == 600  # connections live with the request threads (games.requestthreads)
 
 
 def test_database_url_selects_postgres():
