@@ -15,6 +15,7 @@ from collections import Counter
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.db import connection
+from django.db.models import prefetch_related_objects
 from django.http import HttpResponse, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
@@ -149,6 +150,7 @@ def _load_payload_and_let_go(game_id: str, request) -> dict:
 
 def _load_payload(game_id: str, request) -> dict:
     game = services.check_timeout(game_id)
+    prefetch_related_objects([game], "seats")  # read once for the token check and the payload
     token = seat_token(request)
     seat = services.seat_for_token(game, token).side if token else None
     return game_payload(game, request, seat)
@@ -238,15 +240,15 @@ def actions(request, game_id: str):
     try:
         game = services.get_game(game_id)
         token = seat_token(request)
-        services.seat_for_token(game, token)  # 403 first, before looking at the body
+        seat = services.seat_for_token(game, token).side  # 403 first, before looking at the body
         data = read_json(request)
         if not isinstance(data, dict) or "turn" not in data or "action" not in data:
             raise services.BadRequest('expected a JSON object {"turn": N, "action": ...}')
         game, resolved = services.submit_action(game_id, token, data["turn"], data["action"])
-        seat = services.seat_for_token(game, token).side
     except services.ServiceError as exc:
         return error(exc.status, exc.message)
     game.refresh_from_db()
+    prefetch_related_objects([game], "seats")
     body = {"status": "resolved" if resolved else "accepted", "turn": game.turn,
             "game": game_payload(game, request, seat)}
     return JsonResponse(body, status=200 if resolved else 202)
