@@ -15,6 +15,7 @@ from collections import Counter
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.db import OperationalError
 
 from . import broadcast, presenters, ratelimit, safejson, seatsession, services
 from .models import Game
@@ -101,6 +102,9 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
                 await database_sync_to_async(services.resign)(self.game_id, token)
         except services.ServiceError as exc:
             await self.send_error(exc.message)
+            return
+        except OperationalError:  # the database too busy (rolled back: nothing changed)
+            await self.send_error("the server is busy: try again in a moment")
             return
         await self.send_view()
 

@@ -1,5 +1,6 @@
-"""Middleware: static files (WhiteNoise, made async-capable) and rate limits on the requests that change things
-(``games.ratelimit``), answered with 429 and ``Retry-After`` before any view runs.
+"""Middleware: static files (WhiteNoise, made async-capable), rate limits on the requests that change things
+(``games.ratelimit``), answered with 429 and ``Retry-After`` before any view runs, and 503 with ``Retry-After``
+when the database is too busy to answer (a lock or a pool that timed out under load: nothing was changed).
 
 Every middleware here must be async-capable: one sync-only middleware makes Django run the whole chain in the
 one thread that serves sync code, and an async view under it (the API's long-poll, held up to 30 s) then holds
@@ -8,14 +9,19 @@ that thread, stalling every other request of the process.
 from __future__ import annotations
 
 import hashlib
+import logging
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
+from django.db import OperationalError
 from django.http import HttpResponse, JsonResponse
 from django.urls import Resolver404, resolve
 from django.utils.html import escape
 from whitenoise.middleware import WhiteNoiseMiddleware
 
 from . import ratelimit, seatsession
+
+log = logging.getLogger(__name__)
+BUSY_RETRY_SECONDS = 2
 
 # URL name -> the kind of limit its POSTs count against
 KINDS = {
@@ -105,6 +111,31 @@ class RateLimitMiddleware(AsyncCapable):
             if wait:
                 return too_many(request, wait)
         return None
+
+
+class OverloadMiddleware(AsyncCapable):
+    """A view that failed because the database was too busy (SQLite's write lock not had within its timeout,
+    PostgreSQL's pool exhausted) answers 503 and ``Retry-After`` instead of a 500: its transaction was rolled
+    back, so trying again is safe."""
+
+    def sync_call(self, request):
+        return self.get_response(request)
+
+    async def __acall__(self, request):
+        return await self.get_response(request)
+
+    def process_exception(self, request, exception):
+        if not isinstance(exception, OperationalError):
+            return None
+        log.warning("%s %s: database busy: %s", request.method, request.path, exception)
+        message = "the server is busy: try again in a moment"
+        if request.path.startswith("/api/"):
+            response = JsonResponse({"error": message}, status=503)
+        else:
+            response = HttpResponse(f"<!doctype html><title>Busy</title><p>{escape(message.capitalize())}.</p>",
+                                    status=503)
+        response["Retry-After"] = str(BUSY_RETRY_SECONDS)
+        return response
 
 
 def too_many(request, wait: float) -> HttpResponse:
