@@ -18,6 +18,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.db import OperationalError
 
 from . import broadcast, presenters, ratelimit, safejson, seatsession, services
+from .middleware import database_busy
 from .models import Game
 
 SOCKETS_PER_CLIENT = int(os.environ.get("SOCKETS_PER_CLIENT", "0") or 0) or 32
@@ -103,8 +104,10 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         except services.ServiceError as exc:
             await self.send_error(exc.message)
             return
-        except OperationalError:  # the database too busy (rolled back: nothing changed)
-            await self.send_error("the server is busy: try again in a moment")
+        except OperationalError as exc:
+            if not database_busy(exc):
+                raise
+            await self.send_error("the server is busy: try again in a moment")  # rolled back: nothing changed
             return
         await self.send_view()
 

@@ -12,7 +12,7 @@ import hashlib
 import logging
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
-from django.db import OperationalError
+from django.db import OperationalError, connection
 from django.http import HttpResponse, JsonResponse
 from django.urls import Resolver404, resolve
 from django.utils.html import escape
@@ -113,6 +113,14 @@ class RateLimitMiddleware(AsyncCapable):
         return None
 
 
+def database_busy(exception: BaseException) -> bool:
+    """The database could not answer in time or at all: a lock or a pool that timed out, a lost connection
+    (SQLite's other OperationalErrors, such as a missing table, are bugs: they stay 500s)."""
+    if not isinstance(exception, OperationalError):
+        return False
+    return connection.vendor != "sqlite" or "locked" in str(exception) or "busy" in str(exception)
+
+
 class OverloadMiddleware(AsyncCapable):
     """A view that failed because the database was too busy (SQLite's write lock not had within its timeout,
     PostgreSQL's pool exhausted) answers 503 and ``Retry-After`` instead of a 500: its transaction was rolled
@@ -125,7 +133,7 @@ class OverloadMiddleware(AsyncCapable):
         return await self.get_response(request)
 
     def process_exception(self, request, exception):
-        if not isinstance(exception, OperationalError):
+        if not database_busy(exception):
             return None
         log.warning("%s %s: database busy: %s", request.method, request.path, exception)
         message = "the server is busy: try again in a moment"

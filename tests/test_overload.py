@@ -83,3 +83,14 @@ async def test_a_move_over_the_websocket_while_the_database_is_busy_gets_an_erro
     finally:
         await database_sync_to_async(lambda: connection.close())()
         await comm.disconnect()
+
+
+def test_only_a_busy_database_counts_as_busy():
+    from django.db import OperationalError
+
+    from games.middleware import database_busy
+    if connection.vendor != "sqlite":
+        pytest.skip("SQLite's messages")
+    assert database_busy(OperationalError("database is locked"))
+    assert not database_busy(OperationalError("no such table: games_game"))  # a bug: it stays a 500
+    assert not database_busy(ValueError("database is locked"))
