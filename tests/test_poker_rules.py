@@ -19,6 +19,7 @@ from games.engine import CHANCE, IllegalAction, InvalidParams
 from games.poker import make_game
 from games.poker.bots import BOTS
 from games.poker.rules import ACTIONS, MAX_HANDS, big_blind_at, hand_name, hand_value, secrets, side_pots
+from tests.test_poker_bots import ObservationOnly
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -456,20 +457,6 @@ def test_state_from_json_rejects_bad_input():
 
 
 # --- bots ----------------------------------------------------------------------------------------
-
-class ObservationOnly:
-    """What a bot may use: its observation and its legal actions (so it cannot look at other cards)."""
-
-    def __init__(self, state, seat):
-        self._state, self._seat = state, seat
-
-    def observation(self, seat):
-        assert seat == self._seat
-        return self._state.observation(seat)
-
-    def legal_actions(self, seat):
-        return self._state.legal_actions(seat)
-
 
 @pytest.mark.parametrize("players", [2, 5])
 def test_bots_play_legal_moves_from_their_observation_only(players):
