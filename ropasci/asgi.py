@@ -7,9 +7,9 @@ AuthMiddlewareStack, Origin checked against ALLOWED_HOSTS) to the routes in
 
 import os
 
-from django.core.asgi import get_asgi_application
-
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ropasci.settings")
+
+from games.asgihandler import get_asgi_application  # noqa: E402  (a sync view's request in one thread)
 
 # Set Django up (apps, models) before anything that imports models.
 django_asgi_app = get_asgi_application()
