@@ -237,18 +237,22 @@ async def wait_for_turn(game_id: str, target: int, request, timeout: float = WAI
 @allow("POST")
 def actions(request, game_id: str):
     """Submit a seat's action: 202 accepted (waiting for the other seat), 200 when it resolved the turn."""
+    token = seat_token(request)
     try:
-        game = services.get_game(game_id)
-        token = seat_token(request)
-        seat = services.seat_for_token(game, token).side  # 403 first, before looking at the body
         data = read_json(request)
         if not isinstance(data, dict) or "turn" not in data or "action" not in data:
             raise services.BadRequest('expected a JSON object {"turn": N, "action": ...}')
+    except services.BadRequest as bad:
+        try:  # the game and the token are judged before the body: 404 and 403 come first
+            services.seat_for_token(services.get_game(game_id), token)
+        except services.ServiceError as exc:
+            return error(exc.status, exc.message)
+        return error(bad.status, bad.message)
+    try:
         game, resolved = services.submit_action(game_id, token, data["turn"], data["action"])
     except services.ServiceError as exc:
         return error(exc.status, exc.message)
-    game.refresh_from_db()
-    prefetch_related_objects([game], "seats")
+    seat = services.seat_for_token(game, token).side  # the game as saved, its seats read with the token check
     body = {"status": "resolved" if resolved else "accepted", "turn": game.turn,
             "game": game_payload(game, request, seat)}
     return JsonResponse(body, status=200 if resolved else 202)

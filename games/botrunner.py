@@ -119,6 +119,8 @@ def _submit_bot_move(key, future) -> None:
             close_old_connections()
 
 
-def on_game_changed(sender, game_id, turn, **kwargs) -> None:
+def on_game_changed(sender, game_id, turn, bots_to_act=True, **kwargs) -> None:
+    if not bots_to_act:  # no bot seat is to act: nothing to read
+        return
     if serverloop.running() or queued():  # with the queue, any process that changed a game sends its bot move
         schedule_bots(game_id)

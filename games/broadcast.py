@@ -24,36 +24,37 @@ def group_name(game_id: str) -> str:
     return f"game-{game_id}"
 
 
-async def _send(game_id: str, turn: int) -> None:
+async def _send(game_id: str, turn: int, version: str | None = None) -> None:
     layer = get_channel_layer()
-    message = {"type": "game.changed", "turn": turn}
+    message = {"type": "game.changed", "turn": turn, "version": version}
     await asyncio.wait_for(layer.group_send(group_name(game_id), message), SEND_TIMEOUT)
 
 
-async def _send_with_retries(game_id: str, turn: int) -> None:
+async def _send_with_retries(game_id: str, turn: int, version: str | None) -> None:
     for attempt, delay in enumerate((0.0, *RETRY_DELAYS)):
         if delay:
             await asyncio.sleep(delay)
         try:
-            await _send(game_id, turn)
+            await _send(game_id, turn, version)
             return
         except Exception as exc:  # the channel layer's own errors (Redis timeouts, refused connections)
             log.warning("broadcast of game %s turn %s failed (try %d): %r", game_id, turn, attempt + 1, exc)
     log.error("broadcast of game %s turn %s given up; pages resynchronise when they reconnect", game_id, turn)
 
 
-def broadcast(game_id: str, turn: int) -> None:
-    """Announce a committed change of ``game_id``; never raises."""
+def broadcast(game_id: str, turn: int, version: str | None = None) -> None:
+    """Announce a committed change of ``game_id`` (``version``: ``Game.version`` as committed, which lets the
+    pages' consumers share one render of it); never raises."""
     if get_channel_layer() is None:
         return
     if serverloop.running():
-        serverloop.spawn(lambda: _send_with_retries(game_id, turn))
+        serverloop.spawn(lambda: _send_with_retries(game_id, turn, version))
         return
     try:
-        async_to_sync(_send)(game_id, turn)
+        async_to_sync(_send)(game_id, turn, version)
     except Exception as exc:
         log.error("broadcast of game %s turn %s failed: %r", game_id, turn, exc)
 
 
-def on_game_changed(sender, game_id, turn, **kwargs) -> None:
-    broadcast(game_id, turn)
+def on_game_changed(sender, game_id, turn, version=None, **kwargs) -> None:
+    broadcast(game_id, turn, version)

@@ -22,11 +22,13 @@ from .middleware import database_busy
 from .models import Game
 
 SOCKETS_PER_CLIENT = int(os.environ.get("SOCKETS_PER_CLIENT", "0") or 0) or 32
+MISSING = object()  # seat_of: the game does not exist
 _open = Counter()  # client address -> open sockets in this process (the consumers share the server's loop)
 
 
 class GameConsumer(AsyncJsonWebsocketConsumer):
     client = None
+    turn_sent = 0  # the latest resolved turn this page was sent
 
     async def connect(self):
         client = ratelimit.scope_address(self.scope)
@@ -36,10 +38,10 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         self.client = client
         _open[client] += 1
         self.game_id = self.scope["url_route"]["kwargs"]["game_id"]
-        if not await database_sync_to_async(Game.objects.filter(pk=self.game_id).exists)():
+        self.seat = await database_sync_to_async(self.seat_of)()
+        if self.seat is MISSING:
             await self.close(code=4404)
             return
-        self.seat = await database_sync_to_async(self.seat_of)()
         if self.seat is False:
             await self.close(code=4403)
             return
@@ -53,15 +55,20 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
 
     def seat_of(self):
         """(side, token) of the viewer: a program sends ``Authorization: Seat <token>`` with the handshake (never
-        in the URL); a browser has its seat in the signed session. None: a spectator; False: a wrong token."""
+        in the URL); a browser has its seat in the signed session. None: a spectator; False: a wrong token;
+        MISSING: no such game."""
         header = dict(self.scope.get("headers") or []).get(b"authorization", b"").decode("latin-1")
         if header.startswith("Seat "):
             token = header[len("Seat "):].strip()
             try:
                 seat = services.seat_for_token(services.get_game(self.game_id), token)
+            except services.NotFound:
+                return MISSING
             except services.ServiceError:
                 return False
             return seat.side, token
+        if not Game.objects.filter(pk=self.game_id).exists():
+            return MISSING
         return seatsession.recall(self.scope.get("session"), self.game_id)
 
     async def disconnect(self, code):
@@ -122,11 +129,20 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         return safejson.loads(text_data or "", max_bytes=safejson.MAX_BYTES)
 
     async def game_changed(self, event):
-        await self.send_view()
+        turn = event.get("turn", 0)
+        if turn < self.turn_sent:  # a late announcement of a turn already shown
+            return
+        self.turn_sent = turn
+        await self.send_view(event.get("version"))
 
-    async def send_view(self):
+    async def send_view(self, version: str | None = None):
+        """The fragments of ``version`` (announced) or of the game as it is now; from this process's
+        renders when another viewer of the same kind already had them, without a thread or a query."""
         side = self.seat[0] if self.seat else None
-        html = await database_sync_to_async(presenters.live_fragments)(self.game_id, side)
+        html = presenters.cached_fragments(self.game_id, version, side)
+        if html is None:
+            turn, html = await database_sync_to_async(presenters.live_view)(self.game_id, side, version)
+            self.turn_sent = max(self.turn_sent, turn)
         await self.send(text_data=html)
 
     async def send_error(self, message: str):

@@ -85,6 +85,13 @@ class Game(models.Model):
         return self.status in (self.Status.FINISHED, self.Status.ABORTED)
 
     @property
+    def version(self) -> str:
+        """Names the saved game as it is now: every save changes ``updated`` (so a pending choice does too),
+        and the turn and status are written out for a reader (caches of what viewers see are keyed by it)."""
+        stamp = self.updated.timestamp() if self.updated else 0.0
+        return f"{self.turn}:{self.status}:{stamp:.6f}"
+
+    @property
     def turn_deadline(self):
         if self.turn_seconds and self.turn_started and self.status == self.Status.ACTIVE:
             from datetime import timedelta

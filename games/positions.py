@@ -7,63 +7,41 @@ The cache is per process; another process folds the log itself (the database is 
 """
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
-
 from django.db import transaction
 
 from .engine.history import apply_record
+from .lru import LRU
 
 SIZE = 512
-_states: OrderedDict = OrderedDict()
-_lock = threading.Lock()
-
-
-def _get(key):
-    with _lock:
-        state = _states.get(key)
-        if state is not None:
-            _states.move_to_end(key)
-        return state
-
-
-def _put(key, state) -> None:
-    with _lock:
-        _states[key] = state
-        _states.move_to_end(key)
-        while len(_states) > SIZE:
-            _states.popitem(last=False)
+_states = LRU(SIZE)
 
 
 def state_after(game, turn: int):
     """The exact state of ``game`` after ``turn`` resolved turns, as a private copy."""
     from .services import engine_for
     key = (game.pk, turn)
-    cached = _get(key)
+    cached = _states.get(key)
     if cached is not None:
         return cached.clone()
     eg = engine_for(game)
     # Start from the nearest cached earlier position of the same game, if any.
     start, state = 0, None
-    with _lock:
-        for (gid, n), st in _states.items():
-            if gid == game.pk and start < n <= turn:
-                start, state = n, st
+    for (gid, n), st in _states.items():
+        if gid == game.pk and start < n <= turn:
+            start, state = n, st
     state = state.clone() if state is not None else eg.new_initial_state()
     records = game.turns.filter(number__gt=start, number__lte=turn).order_by("number").values_list("actions", flat=True)
     for record in records:
         apply_record(eg, state, record)
-    _put(key, state.clone())
+    _states.put(key, state.clone())
     return state
 
 
 def remember_on_commit(game, state) -> None:
     """Keep ``state`` as the position after ``game.turn`` turns once the current transaction commits."""
     key, snapshot = (game.pk, game.turn), state.clone()
-    transaction.on_commit(lambda: _put(key, snapshot))
+    transaction.on_commit(lambda: _states.put(key, snapshot))
 
 
 def forget(game_id: str) -> None:
-    with _lock:
-        for key in [k for k in _states if k[0] == game_id]:
-            del _states[key]
+    _states.drop(lambda key: key[0] != game_id)

@@ -10,13 +10,15 @@ the game's adapter; the page's script only matches clicks against that list, it 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 
-from django.core.cache import cache
+from django.db.models import prefetch_related_objects
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.html import escape
 
 from . import services
+from .lru import LRU
 from .models import Game, PendingAction
 from .ui import ui_for
 
@@ -28,9 +30,12 @@ ENDING_WORDS = {
 }
 
 
+_compact = json.JSONEncoder(separators=(",", ":")).encode  # one encoder: json.dumps makes one per call
+
+
 def action_json_value(action_json) -> str:
     """The compact JSON string used as an option value (equal to the page script's JSON.stringify)."""
-    return json.dumps(action_json, separators=(",", ":"))
+    return _compact(action_json)
 
 
 def names_list(names: list[str]) -> str:
@@ -125,32 +130,78 @@ def legal_actions_info(ui, state, side: str) -> dict:
     }
 
 
-def last_record(game: Game, viewer_side: str | None) -> dict | None:
-    row = game.turns.order_by("-number").values("number", "actions", "events").first()
+@dataclass(frozen=True)
+class Reads:
+    """What every viewer's context reads from the database for one version of a game: the game with its
+    seats, the last resolved turn as stored, and the seats still to choose. Read once per version and
+    shared by all its viewers (read-only)."""
+    game: Game
+    last_row: dict | None
+    waiting: list
+
+
+def read(game: Game) -> Reads:
+    prefetch_related_objects([game], "seats")
+    row = game.turns.filter(number__lte=game.turn).order_by("-number").values("number", "actions", "events").first()
+    return Reads(game, row, services.waiting_on(game))
+
+
+def last_record(reads: Reads, viewer_side: str | None) -> dict | None:
+    row = reads.last_row
     if row is None:
         return None
-    row["actions"] = services.engine_for(game).redact_record(row["actions"], viewer_side, game.is_over)
-    return row
+    game = reads.game
+    return dict(row, actions=services.engine_for(game).redact_record(row["actions"], viewer_side, game.is_over))
 
 
-def game_context(game: Game, viewer_side: str | None = None, *, flipped: bool = False, request=None) -> dict:
-    """Everything the game page and its fragments show, for one viewer (None: a spectator)."""
+def board_html(ui, game: Game, observation, last: dict | None, flipped: bool, *, shared: bool = False) -> str:
+    """The board as the viewer sees it: the game's ``board_template`` drawing ``ui.board(...)``, which
+    depends on nothing else (a conformance test checks it). ``shared``: viewers whose boards have the same
+    inputs share one drawing in this process (players and spectators of a game without hidden parts; and a
+    change within a turn, such as a seat having chosen, leaves the board as it was)."""
+    key = None
+    if shared:
+        inputs = json.dumps([observation, last, flipped], sort_keys=True, separators=(",", ":"), default=str)
+        key = (game.id, game.turn, inputs)
+        html = _boards.get(key)
+        if html is not None:
+            return html
+    html = render_to_string(ui.board_template, {"board": ui.board(observation, flipped=flipped, last=last),
+                                                "board_label": f"Board of game {game.id}"})
+    if key is not None:
+        _boards.put(key, html)
+    return html
+
+
+def game_context(game: Game, viewer_side: str | None = None, *, flipped: bool = False, request=None,
+                 reads: Reads | None = None, shared: bool = False) -> dict:
+    """Everything the game page and its fragments show, for one viewer (None: a spectator); ``reads``:
+    the game's shared reads (``read``), when they are known. ``shared``: the board (see ``board_html``) and
+    the viewer's legal actions, which depend only on the resolved turns, are shared within this process
+    (read-only) with other viewers and with the other versions of the same turn."""
+    reads = reads or read(game)
     eg = services.engine_for(game)
     ui = ui_for(eg)
     state = services.current_state(game)
     observation = state.observation(viewer_side)
-    waiting = services.waiting_on(game)
-    last = last_record(game, viewer_side)
+    waiting = reads.waiting
+    last = last_record(reads, viewer_side)
     seats = seats_info(game, ui, observation, waiting, viewer_side)
     viewer_seat = next((s for s in seats if s["is_you"]), None) if viewer_side else None
     pending = None
-    if viewer_side and game.status == Game.Status.ACTIVE:
+    # A pending choice is kept only in a simultaneous turn, and only by a seat that is no longer waited on.
+    if viewer_side and game.status == Game.Status.ACTIVE and len(game.to_act) > 1 and viewer_side in game.to_act and viewer_side not in waiting:
         own = PendingAction.objects.filter(game=game, side=viewer_side, turn=game.turn + 1).first()
         if own is not None:
             pending = {"text": ui.action_words(viewer_side, own.action)}
     legal = None
     if viewer_side and game.status == Game.Status.ACTIVE and viewer_side in waiting and pending is None:
-        legal = legal_actions_info(ui, state, viewer_side)
+        key = (game.id, game.turn, viewer_side)
+        legal = _legal.get(key) if shared else None
+        if legal is None:
+            legal = legal_actions_info(ui, state, viewer_side)
+            if shared:
+                _legal.put(key, legal)
     open_sides = [s for s in seats if s["status"] == "open"]
     others = [ui.seat_name(s) for s in eg.info.players if s != viewer_side]
     path = game.get_absolute_url()
@@ -164,9 +215,7 @@ def game_context(game: Game, viewer_side: str | None = None, *, flipped: bool = 
         "viewer_name": ui.seat_name(viewer_side) if viewer_side else "",
         "viewer_seat": viewer_seat,
         "opponent_name": names_list(others) if others else "",
-        "board": ui.board(observation, flipped=flipped, last=last),
-        "board_template": ui.board_template,
-        "board_label": f"Board of game {game.id}",
+        "board_html": board_html(ui, game, observation, last, flipped, shared=shared),
         "seats": seats,
         "stat_labels": [s["label"] for s in seats[0]["stats"]] if seats else [],
         "waiting": waiting,
@@ -201,22 +250,50 @@ def render_fragments(ctx: dict, request=None, *, oob: bool = True) -> str:
     return "".join(render_to_string(name, ctx, request=request) for name in FRAGMENTS)
 
 
+# Per process: (game id, version) -> Reads; (game id, version, viewer) -> the live fragments' HTML;
+# (game id, turn, the board's inputs) -> the board's HTML; (game id, turn, seat) -> its legal actions.
+_reads = LRU(256)
+_html = LRU(768)
+_boards = LRU(512)
+_legal = LRU(256)
+
+
+def cached_fragments(game_id: str, version: str | None, viewer_side=None) -> str | None:
+    """The live fragments of a version already rendered for this viewer in this process, else None (no
+    database, no thread: the WebSocket consumer asks this on the event loop first)."""
+    return _html.get((game_id, version, viewer_side or "-")) if version else None
+
+
 def live_fragments(game_id: str, viewer_side=None, *, request=None) -> str:
     """The live part of the game page as top-level out-of-band elements (``hx-swap-oob="true"``), each
-    with its id: ``game-head``, ``board-wrap``, ``turn-panel`` and ``controls``.
-
-    Without a request (the WebSocket) the HTML depends only on the game's saved version and the viewer's
-    seat, so it is rendered once per (game version, seat or spectator) and the same bytes go to every such
-    viewer: forty spectators cost one render, not forty."""
-    game = services.get_game(game_id)
+    with its id: ``game-head``, ``board-wrap``, ``turn-panel`` and ``controls``."""
     if request is not None:
+        game = services.get_game(game_id)
         return render_fragments(game_context(game, viewer_side, request=request), request=request)
-    key = f"ropasci:live:{game.id}:{game.updated.isoformat()}:{game.turn}:{game.status}:{viewer_side or '-'}"
-    html = cache.get(key)
+    return live_view(game_id, viewer_side)[1]
+
+
+def live_view(game_id: str, viewer_side=None, version: str | None = None) -> tuple[int, str]:
+    """(resolved turns, live fragments) of the game for a viewer without a request (the WebSocket).
+
+    The HTML depends only on the game's saved version and the viewer's seat, so it is rendered once per
+    (game version, seat or spectator) and the same bytes go to every such viewer: forty spectators cost one
+    render, not forty. The database is read once per version for all viewers; ``version`` (from the change's
+    announcement) saves even that read when it is known."""
+    reads = _reads.get((game_id, version)) if version else None
+    if reads is None:
+        game = services.get_game(game_id)
+        version = game.version
+        reads = _reads.get((game.id, version))
+        if reads is None:
+            reads = read(game)
+            _reads.put((game.id, version), reads)
+    key = (reads.game.id, version, viewer_side or "-")
+    html = _html.get(key)
     if html is None:
-        html = render_fragments(game_context(game, viewer_side))
-        cache.set(key, html, 120)
-    return html
+        html = render_fragments(game_context(reads.game, viewer_side, reads=reads, shared=True))
+        _html.put(key, html)
+    return reads.game.turn, html
 
 
 def error_fragment(message: str) -> str:

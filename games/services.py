@@ -12,6 +12,7 @@ import random
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.db.models import prefetch_related_objects
 from django.utils import timezone
 
 from . import positions
@@ -209,6 +210,7 @@ def submit_action(game_id: str, token: str | None, turn, action) -> tuple[Game, 
     Returns (game, resolved): resolved is True when this submission completed the turn."""
     with transaction.atomic():
         game = get_game(game_id, lock=True)
+        prefetch_related_objects([game], "seats")  # read once: for the token here, and the caller's answer
         seat = seat_for_token(game, token)
         if not _expire_if_late(game):
             return _submit(game, seat.side, turn, action)
@@ -234,7 +236,8 @@ def _submit(game: Game, side: str, turn, action) -> tuple[Game, bool]:
         raise Conflict(f"stale turn: turn {game.turn + 1} is being played, not turn {turn}")
     if side not in game.to_act:
         raise Conflict(f"{side} is not to act in turn {turn}")
-    if game.pending.filter(side=side, turn=turn).exists():
+    alone = len(game.to_act) == 1  # alternating: no pending rows (a lone seat's action resolves at once)
+    if not alone and game.pending.filter(side=side, turn=turn).exists():
         raise Conflict(f"{side} has already submitted an action for turn {turn}")
     state = current_state(game)
     eg = engine_for(game)
@@ -244,8 +247,8 @@ def _submit(game: Game, side: str, turn, action) -> tuple[Game, bool]:
     except IllegalAction as exc:
         raise BadRequest(f"illegal action: {exc.rule}") from None
     as_json = eg.action_to_json(parsed)
-    if len(game.to_act) == 1:  # alternating: resolves at once, no pending row needed
-        _resolve(game, state, {side: as_json})
+    if alone:
+        _resolve(game, state, {side: as_json}, clear_pending=False)
         return game, True
     PendingAction.objects.create(game=game, side=side, turn=turn, action=as_json)
     pending = {p.side: p.action for p in game.pending.filter(turn=turn)}
@@ -257,9 +260,10 @@ def _submit(game: Game, side: str, turn, action) -> tuple[Game, bool]:
     return game, False
 
 
-def _resolve(game: Game, state, pending: dict) -> None:
+def _resolve(game: Game, state, pending: dict, *, clear_pending: bool = True) -> None:
     _log_turn(game, state, pending)
-    game.pending.all().delete()
+    if clear_pending:
+        game.pending.all().delete()
     _advance(game, state)
     game.save()
     _after_commit(game)
@@ -376,11 +380,14 @@ def check_timeout(game_id: str) -> Game:
 def _after_commit(game: Game) -> None:
     """Once the transaction commits, announce the change (pages, bot seats and the clock listen). A
     listener that fails is logged and never fails the request: the change is stored either way."""
-    game_id, turn, over, deadline = game.id, game.turn, game.is_over, game.turn_deadline
+    game_id, turn, over, deadline, version = game.id, game.turn, game.is_over, game.turn_deadline, game.version
+    bots_to_act = game.status == Game.Status.ACTIVE and any(
+        s.kind == Seat.Kind.BOT and s.side in game.to_act for s in game.seats.all())
 
     def announce():
         for receiver, error in game_changed.send_robust(sender=Game, game_id=game_id, turn=turn, over=over,
-                                                        deadline=deadline):
+                                                        deadline=deadline, version=version,
+                                                        bots_to_act=bots_to_act):
             if error is not None:
                 log.error("after game %s turn %s: %s failed: %r", game_id, turn, getattr(receiver, "__name__",
                           receiver), error)

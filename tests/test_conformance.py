@@ -291,6 +291,21 @@ def check_click_paths(ui, state, side, html: str) -> None:
     assert len(set(paths)) == len(paths), "two legal actions share one click path"
 
 
+def check_board_needs_only_its_inputs(ui, game_id: str, side) -> None:
+    """The board is drawn from ``board`` and ``board_label`` alone, whatever else the page's context holds:
+    viewers whose boards have the same inputs share one drawing (``presenters.board_html``)."""
+    from django.template.loader import render_to_string
+
+    from games import presenters, services
+    game = services.get_game(game_id)
+    observation = services.current_state(game).observation(side)
+    last = presenters.last_record(presenters.read(game), side)
+    inputs = {"board": ui.board(observation, flipped=False, last=last), "board_label": f"Board of game {game.id}"}
+    alone = render_to_string(ui.board_template, inputs)
+    amid = render_to_string(ui.board_template, {**presenters.game_context(game, side), **inputs})
+    assert alone == amid == presenters.board_html(ui, game, observation, last, False, shared=True)
+
+
 @pytest.mark.django_db
 @pytest.mark.parametrize("name,params", CASES)
 def test_through_the_site_a_game_is_played_rendered_replayed_exported_and_inspected(name, params, admin_client):
@@ -328,8 +343,9 @@ def test_through_the_site_a_game_is_played_rendered_replayed_exported_and_inspec
             else:
                 services.submit_action(game_id, tokens[side], game.turn + 1, action)
         if game.turn % 25 == 3:
-            for side in eg.info.players:
+            for side in (*eg.info.players, None):
                 assert 'id="board-wrap"' in presenters.live_fragments(game_id, side)
+                check_board_needs_only_its_inputs(ui, game_id, side)
     game = Game.objects.get(pk=game_id)
     assert game.is_over and game.outcome and game.outcome["text"] == game.result
     assert {s.side: s.score for s in game.seats.all()} == game.outcome["returns"]
