@@ -8,15 +8,17 @@ position is ``observation(seat)`` (the seat of the token sent, or a spectator's)
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import os
 from collections import Counter
 
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db import connection
 from django.db.models import prefetch_related_objects
-from django.http import HttpResponse, JsonResponse
+from django.http import HttpResponse, JsonResponse, StreamingHttpResponse
 from django.views.decorators.csrf import csrf_exempt
 
 from . import broadcast, gamelog, ratelimit, safejson, services
@@ -161,33 +163,55 @@ _polls = Counter()  # client address -> waiting requests held open in this proce
 
 
 @allow("GET")
-async def detail(request, game_id: str):
+def detail(request, game_id: str):
     """The game; with ``?wait_turn=N``, held (up to 30 s) until N turns have resolved or the game ended.
-    With ``Authorization: Seat <token>`` it is that seat's view (with its legal actions when it is to act)."""
+    With ``Authorization: Seat <token>`` it is that seat's view (with its legal actions when it is to act).
+
+    A sync view (its whole request is one thread hop, ``games.asgihandler``): what can be answered at once
+    is; a wait is the body of a streamed response, produced on the server's loop (``_waiting``), so that a
+    waiting client holds no thread. Every check (400, 403, 404, 429) is made before the wait."""
     wait = request.GET.get("wait_turn")
     try:
-        if wait is None:
-            return JsonResponse(await sync_to_async(_load_payload)(game_id, request))
-        try:
-            target = int(wait) if len(wait) < 12 else None
-        except ValueError:
-            target = None
-        if target is None:
-            return error(400, "wait_turn must be a whole number of turns")
-        address = ratelimit.client_address(request.META)
-        if _polls[address] >= LONG_POLLS_PER_CLIENT:
-            response = error(429, f"too many waiting requests from one client (at most {LONG_POLLS_PER_CLIENT})")
-            response["Retry-After"] = "1"
-            return response
-        _polls[address] += 1
-        try:
-            return JsonResponse(await wait_for_turn(game_id, target, request))
-        finally:
-            _polls[address] -= 1
-            if _polls[address] <= 0:
-                del _polls[address]
+        target = None
+        if wait is not None:
+            try:
+                target = int(wait) if len(wait) < 12 else None
+            except ValueError:
+                target = None
+            if target is None:
+                return error(400, "wait_turn must be a whole number of turns")
+        payload = _load_payload(game_id, request)
     except services.ServiceError as exc:
         return error(exc.status, exc.message)
+    if target is None or _reached(payload, target):
+        return JsonResponse(payload)
+    address = ratelimit.client_address(request.META)
+    if _polls[address] >= LONG_POLLS_PER_CLIENT:
+        response = error(429, f"too many waiting requests from one client (at most {LONG_POLLS_PER_CLIENT})")
+        response["Retry-After"] = "1"
+        return response
+    return StreamingHttpResponse(_waiting(game_id, target, request, address), content_type="application/json")
+
+
+def _reached(payload: dict, target: int) -> bool:
+    return payload["turn"] >= target or payload["status"] in ("finished", "aborted")
+
+
+async def _waiting(game_id: str, target: int, request, address: str):
+    """The body of a long-poll: the game once ``target`` turns have resolved (or it ended, or the wait
+    timed out). Counted among the client's open long-polls while it waits (on the loop: ``_polls`` changes
+    in the loop's thread only). A game that became unreadable meanwhile (deleted) gives ``{"error": ...}``."""
+    _polls[address] += 1
+    try:
+        try:
+            payload = await wait_for_turn(game_id, target, request)
+        except services.ServiceError as exc:
+            payload = {"error": exc.message}
+        yield json.dumps(payload, cls=DjangoJSONEncoder).encode()
+    finally:
+        _polls[address] -= 1
+        if _polls[address] <= 0:
+            del _polls[address]
 
 
 async def wait_for_turn(game_id: str, target: int, request, timeout: float = WAIT_SECONDS) -> dict:
@@ -207,7 +231,7 @@ async def wait_for_turn(game_id: str, target: int, request, timeout: float = WAI
         deadline = loop.time() + timeout
         while True:
             payload = await sync_to_async(_load_payload_and_let_go)(game_id, request)
-            if payload["turn"] >= target or payload["status"] in ("finished", "aborted"):
+            if _reached(payload, target):
                 return payload
             remaining = deadline - loop.time()
             if remaining <= 0:

@@ -4,7 +4,7 @@ Under ASGI Django runs every hook of every ``MiddlewareMixin`` middleware (sessi
 messages, CSP...) through its own ``sync_to_async`` hop: about fifteen thread round trips a request, which
 cost more CPU than most views (``/healthz`` took 4.6 ms of CPU, and 1.6 ms with the hops gone). Here a
 request for a sync view goes through a second, sync, copy of the same middleware chain, in one hop, as under
-WSGI; a request for an async view (the API's long-poll) keeps the async chain, so that its wait holds no
+WSGI; a request for an async view (``players``' challenge long-poll) keeps the async chain, so that its wait holds no
 thread. The request is read and the response sent by Django's ASGI handler either way (same request object,
 same body spooling and limits).
 """

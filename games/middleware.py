@@ -3,7 +3,7 @@
 when the database is too busy to answer (a lock or a pool that timed out under load: nothing was changed).
 
 Every middleware here must be async-capable: one sync-only middleware makes Django run the whole chain in the
-one thread that serves sync code, and an async view under it (the API's long-poll, held up to 30 s) then holds
+one thread that serves sync code, and an async view under it (a challenge's long-poll, held up to 30 s) then holds
 that thread, stalling every other request of the process.
 """
 from __future__ import annotations
@@ -76,7 +76,7 @@ class StaticFilesMiddleware(AsyncCapable, WhiteNoiseMiddleware):
 
 
 class RateLimitMiddleware(AsyncCapable):
-    """Async-capable, so that an async view (the API's long-poll) is never run inside the one thread that
+    """Async-capable, so that an async view (a challenge's long-poll) is never run inside the one thread that
     serves sync code; the checks (cache and session reads) run in that thread only for POSTs."""
 
     def sync_call(self, request):

@@ -5,7 +5,8 @@ asgiref makes that context a new thread, then a second one to join it: two threa
 new database connection in each. This ASGI wrapper lends each request a single-thread executor from a pool
 instead (``ThreadSensitiveContext(executor=...)``; Django's own context then reuses it), so threads and, on
 SQLite, their connections (``CONN_MAX_AGE``) outlive the request. A request still has its thread to itself
-while it runs, as before: a long-poll holds one for its wait, and the pool grows to as many as run at once.
+while it runs, as before; the pool grows to as many as run at once. (A game's long-poll waits in its streamed
+body on the loop, holding no thread: ``games.api.detail``.)
 """
 from __future__ import annotations
 

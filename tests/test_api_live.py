@@ -1,15 +1,16 @@
 """Long-polling and WebSockets against the real ASGI stack (in-process channel layer, real database)."""
 import asyncio
+import json
 from collections import Counter
 
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.sessions.backends.db import SessionStore
-from django.test import AsyncClient
 
 from games import seatsession, services
 from ropasci.asgi import application
+from tests.asgi_http import asgi_get
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -24,16 +25,20 @@ async def submit(created, side, turn, action):
     return await sync_to_async(services.submit_action)(created.game.id, created.tokens[side], turn, action)
 
 
+async def get_json(path: str) -> tuple[int, dict]:
+    status, _, body = await asgi_get(path)
+    return status, json.loads(body)
+
+
 async def test_wait_turn_wakes_up_when_the_turn_resolves():
     created = await new_game()
-    client = AsyncClient()
-    waiter = asyncio.ensure_future(client.get(f"/api/games/{created.game.id}?wait_turn=1"))
+    waiter = asyncio.ensure_future(get_json(f"/api/games/{created.game.id}?wait_turn=1"))
     await submit(created, "upper", 1, ["THROW", "r", [4, 0]])
     await asyncio.sleep(0)  # let the waiter subscribe; correctness does not depend on it
     assert not waiter.done()
     await submit(created, "lower", 1, ["THROW", "s", [-4, 0]])
-    response = await asyncio.wait_for(waiter, 10)
-    assert response.status_code == 200 and response.json()["turn"] == 1
+    status, body = await asyncio.wait_for(waiter, 10)
+    assert status == 200 and body["turn"] == 1
 
 
 async def connect(game_id, session_key=None):

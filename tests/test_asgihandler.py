@@ -67,7 +67,26 @@ async def test_a_page_that_is_not_found_and_a_refused_request_answer_as_before()
 
 
 async def test_an_async_view_keeps_the_async_chain():
-    status, content = await request(OneHopASGIHandler(), "/api/games/nosuchgame")
+    status, content = await request(OneHopASGIHandler(), "/api/challenges/nosuchchallenge")
     assert status == 404 and json.loads(content)["error"]
-    assert OneHopASGIHandler.is_async_view("/api/games/nosuchgame")
+    assert OneHopASGIHandler.is_async_view("/api/challenges/nosuchchallenge")
     assert not OneHopASGIHandler.is_async_view("/healthz")
+
+
+async def test_the_games_api_reads_in_one_hop_and_waits_on_the_loop(hops):
+    """``GET /api/games/{id}`` is a sync view (one hop); a long-poll's wait is its streamed body, awaited on
+    the loop, and answers when the turn resolves."""
+    import asyncio
+
+    from asgiref.sync import sync_to_async
+
+    from games import services
+    created = await sync_to_async(services.create_game)("tic_tac_toe", {"x": "human", "o": "human"})
+    game_id = created.game.id
+    hops[0] = 0
+    status, content = await request(OneHopASGIHandler(), f"/api/games/{game_id}")
+    assert status == 200 and json.loads(content)["turn"] == 0 and hops[0] <= 3
+    waiter = asyncio.ensure_future(request(OneHopASGIHandler(), f"/api/games/{game_id}", query=b"wait_turn=1"))
+    await sync_to_async(services.submit_action)(game_id, created.tokens["x"], 1, 4)
+    status, content = await asyncio.wait_for(waiter, 20)
+    assert status == 200 and json.loads(content)["turn"] == 1

@@ -11,6 +11,7 @@ import json
 import re
 import socket
 import threading
+import time
 from urllib.parse import urlsplit
 
 import pytest
@@ -156,6 +157,9 @@ def test_a_move_is_stored_and_answered_when_the_channel_layer_fails(failure):
             assert status == 200 and detail["turn"] == 1
             status, page = srv.get(f"/games/{game['id']}")
             assert status == 200
+            deadline = time.monotonic() + 30  # a hanging layer is given up after broadcast.SEND_TIMEOUT
+            while "broadcast" not in srv.read_log().lower() and time.monotonic() < deadline:
+                time.sleep(0.1)  # polling the log for the outcome, with a deadline
             assert "broadcast" in srv.read_log().lower()  # the failure is logged, not hidden
     finally:
         if hole:

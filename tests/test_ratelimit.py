@@ -8,11 +8,12 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.core.cache import cache
-from django.test import AsyncClient, Client, override_settings
+from django.test import Client, override_settings
 
 from games import api, ratelimit, services
 from games.models import Game, Turn
 from ropasci.asgi import application
+from tests.asgi_http import asgi_get
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -113,16 +114,16 @@ async def test_websocket_messages_are_limited_and_a_seat_header_authenticates():
 async def test_open_long_polls_are_capped_per_client(monkeypatch):
     monkeypatch.setattr(api, "LONG_POLLS_PER_CLIENT", 2)
     created = await sync_to_async(services.create_game)("tic_tac_toe", {"x": "human", "o": "human"})
-    client = AsyncClient()
     url = f"/api/games/{created.game.id}?wait_turn=1"
-    waiting = [asyncio.ensure_future(client.get(url)) for _ in range(2)]
+
+    waiting = [asyncio.ensure_future(asgi_get(url)) for _ in range(2)]
     deadline = asyncio.get_running_loop().time() + 20
     while sum(api._polls.values()) < 2:  # both are held open
-        assert asyncio.get_running_loop().time() < deadline, [w.result().status_code for w in waiting if w.done()]
+        assert asyncio.get_running_loop().time() < deadline, [w.result()[0] for w in waiting if w.done()]
         await asyncio.sleep(0.01)  # polling for the server's state (no timing assumed)
-    refused = await client.get(url)
-    assert refused.status_code == 429 and refused["Retry-After"] == "1"
+    status, headers, _ = await asgi_get(url)
+    assert status == 429 and headers[b"Retry-After"] == b"1"
     await sync_to_async(services.submit_action)(created.game.id, created.tokens["x"], 1, 4)
     answers = await asyncio.wait_for(asyncio.gather(*waiting), 10)
-    assert all(a.status_code == 200 and a.json()["turn"] == 1 for a in answers)
+    assert all(status == 200 and json.loads(body)["turn"] == 1 for status, _, body in answers)
     assert not api._polls

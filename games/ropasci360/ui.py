@@ -4,7 +4,11 @@ Presentation only: it reads the engine's state JSON and canonical actions, never
 """
 from __future__ import annotations
 
+import functools
 import math
+
+from django.utils.html import escape
+from django.utils.safestring import mark_safe
 
 from games.ui import GameUI
 
@@ -40,6 +44,22 @@ def _symbol_shape(symbol: str, x: float, y: float) -> dict:
     return {"tag": "polygon", "points": pts}
 
 
+@functools.cache
+def _cells(flipped: bool) -> tuple:
+    """The hexes' fields, and each one's markup with a slot for its class: the same on every board, so
+    drawn once (the board is drawn for every turn of every game watched)."""
+    cells = []
+    for r, q in HEXES:
+        x, y = centre(r, q, flipped)
+        cell = {"r": r, "q": q, "x": f"{x:.1f}", "y": f"{y:.1f}", "points": _points(x, y, SIZE - 1),
+                "label_y": f"{y + SIZE * 0.78:.1f}"}
+        cell["html"] = (f'<g class="cell {{}}" data-pick="hex:{r},{q}" data-r="{r}" data-q="{q}" '
+                        f'aria-label="({r}, {q})"><title>({r}, {q})</title><polygon points="{cell["points"]}"/>'
+                        f'<text class="coord" x="{cell["x"]}" y="{cell["label_y"]}" aria-hidden="true">{r},{q}</text></g>')
+        cells.append(cell)
+    return tuple(cells)
+
+
 def board_context(state: dict | None, *, flipped: bool = False, marks: dict | None = None,
                   moves: list | None = None) -> dict:
     """Everything the board template needs.
@@ -54,10 +74,9 @@ def board_context(state: dict | None, *, flipped: bool = False, marks: dict | No
     pad = SIZE * 1.1
     view = (min(xs) - pad, min(ys) - pad, max(xs) - min(xs) + 2 * pad, max(ys) - min(ys) + 2 * pad)
     cells = []
-    for r, q in HEXES:
-        x, y = centre(r, q, flipped)
-        cells.append({"r": r, "q": q, "x": f"{x:.1f}", "y": f"{y:.1f}", "points": _points(x, y, SIZE - 1),
-                      "cls": marks.get((r, q), ""), "label_y": f"{y + SIZE * 0.78:.1f}"})
+    for cell in _cells(flipped):
+        cls = marks.get((cell["r"], cell["q"]), "")
+        cells.append(dict(cell, cls=cls, html=mark_safe(cell["html"].format(escape(cls)))))
     # Tokens: both players can share a hex (same symbol); offset them so both stay visible.
     by_hex: dict[tuple[int, int], list] = {}
     for t in state.get("tokens", []):
