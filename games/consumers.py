@@ -13,6 +13,7 @@ import os
 from collections import Counter
 
 from asgiref.sync import sync_to_async
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.db import OperationalError
@@ -127,6 +128,15 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     @classmethod
     async def decode_json(cls, text_data):
         return safejson.loads(text_data or "", max_bytes=safejson.MAX_BYTES)
+
+    async def dispatch(self, message):
+        """As Channels' ``dispatch``, without its thread hop to close stale database connections before every
+        message: this consumer reaches the database only through ``database_sync_to_async``, which closes
+        them itself, and most updates go out from the render cache without touching it."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"no handler for message type {message['type']}")
+        await handler(message)
 
     async def game_changed(self, event):
         turn = event.get("turn", 0)
