@@ -96,7 +96,7 @@ def game_payload(game: Game, request=None, seat: str | None = None) -> dict:
         "result": game.result or None,
         "outcome": game.outcome,
         "ending": game.ending or None,
-        "turns": gamelog.visible_records(game, seat),
+        "turns": gamelog.records_so_far(game, seat),
         "seats": seats,
         "turn_seconds": game.turn_seconds,
         "deadline": deadline.isoformat() if deadline else None,

@@ -4,15 +4,35 @@ COMP30024 referee's, where the game has one) or a plain one."""
 from __future__ import annotations
 
 from .engine import CHANCE, game_module
+from .lru import LRU
 from .models import Game
 from .services import engine_for
 
 
-def visible_records(game: Game, seat: str | None = None, upto: int | None = None) -> list[dict]:
+# Per process: (game id, seat, over) -> the records read so far, as that seat sees them.
+_read = LRU(512)
+
+
+def records_so_far(game: Game, seat: str | None = None) -> list[dict]:
+    """``visible_records(game, seat)`` of the game as saved, reading only the turns this process has not read
+    for that viewer before: the log is append-only, so a viewer's copy of a turn never changes (the end of
+    the game, which may reveal what was hidden, starts a copy afresh). A long game's every request would
+    otherwise read and decode its whole log. Shared: the caller must not change the list."""
+    key = (game.id, seat, game.is_over)
+    known = _read.get(key) or []
+    if len(known) < game.turn:
+        known = known + visible_records(game, seat, upto=game.turn, after=len(known))
+        _read.put(key, known)
+    return known[:game.turn]
+
+
+def visible_records(game: Game, seat: str | None = None, upto: int | None = None, after: int = 0) -> list[dict]:
     eg = engine_for(game)
     rows = game.turns.order_by("number").values("number", "actions", "events")
     if upto is not None:
         rows = rows.filter(number__lte=upto)
+    if after:
+        rows = rows.filter(number__gt=after)
     over = game.is_over
     return [{"number": r["number"], "actions": eg.redact_record(r["actions"], seat, over), "events": r["events"]}
             for r in rows]

@@ -209,3 +209,29 @@ def test_invite_seat_waits_until_claimed():
     with pytest.raises(services.Conflict):
         services.claim_seat(game.id)
     assert services.submit_action(game.id, token, 1, ["THROW", "r", [-4, 0]])[1] is False
+
+
+@pytest.mark.django_db
+def test_the_turns_in_a_view_are_the_whole_log_as_that_viewer_may_see_it_at_every_turn():
+    """``records_so_far`` reads only the turns a process has not read for a viewer yet: it must always equal
+    reading the whole log, for every seat and a spectator, with hidden cards and after they are revealed."""
+    import random
+
+    from games import gamelog
+    from games.engine import load_game
+    rng = random.Random(3)
+    eg = load_game("poker")
+    seats = eg.info.players
+    created = services.create_game("poker", {seat: "human" for seat in seats})
+    game_id = created.game.id
+    for _ in range(200):
+        game = Game.objects.get(pk=game_id)
+        for viewer in (*seats, None):
+            assert gamelog.records_so_far(game, viewer) == gamelog.visible_records(game, viewer)
+        if game.is_over:
+            break
+        state = services.current_state(game)
+        side = game.to_act[0]
+        action = eg.action_to_json(rng.choice(state.legal_actions(side)))
+        services.submit_action(game_id, created.tokens[side], game.turn + 1, action)
+    assert game.is_over and game.turn > 2
