@@ -451,17 +451,8 @@ static void land(Work *w, int i, int au, int al)
             if (dead >> a & 1) {
                 w->defeated[p][a]++;
                 record(w, e, p, a, 1);
-            } else {
-                if (w->cntv[p][k])
-                    w->cntv[p][k]++;
-                else {
-                    w->cntv[p][k] = 1;
-                    w->symv[p][k] = a;
-                    w->occ[p] |= 1ull << i;
-                }
-                w->symcount[p][a]++;
-                key_change(w, p, a, i, 1);
-            }
+            } else
+                join(w, p, i, a);
         }
     }
     if (w->ev[e].n)
