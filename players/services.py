@@ -274,6 +274,8 @@ def claim_browser_seats(user, session) -> int:
             if not seat.display_name:
                 seat.display_name = user.get_username()[:60]
             seat.save(update_fields=["user", "display_name"])
+            # A new version of the game (``Game.version``): what viewers are shown of it is read again.
+            Game.objects.filter(pk=game_id).update(updated=timezone.now())
             claimed += 1
     return claimed
 

@@ -204,9 +204,11 @@ def test_the_lobby_makes_a_rated_game_for_a_logged_in_player():
 # --- accounts ----------------------------------------------------------------------------------------------
 
 def test_sign_up_claims_this_browsers_anonymous_games():
+    from games import presenters
     c = Client()
     response = c.post(reverse("new_game"), {**NEW_GAME, "seat_lower": "bot:random"})
     game_id = response["Location"].rsplit("/", 1)[-1]
+    assert "dana" not in presenters.live_fragments(game_id, None)  # shown to watchers (and cached) before
     other = Client()
     other_game = other.post(reverse("new_game"), {**NEW_GAME, "seat_lower": "bot:random"})["Location"].rsplit("/", 1)[-1]
 
@@ -221,6 +223,7 @@ def test_sign_up_claims_this_browsers_anonymous_games():
     dana = User.objects.get(username="dana")
     seat = Seat.objects.get(game_id=game_id, side="upper")
     assert seat.user == dana and seat.display_name == "dana"
+    assert "dana" in presenters.live_fragments(game_id, None)  # a new version of the game: read again
     assert Seat.objects.get(game_id=other_game, side="upper").user is None  # another browser's game
     html = c.get(response["Location"]).content.decode()
     assert "Welcome, dana!" in html and f"/games/{game_id}/replay" in html
