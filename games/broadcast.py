@@ -1,5 +1,7 @@
 """Telling every open page of a game that it changed: one message to the game's channel group, after
-commit. Each consumer then renders what its own viewer may see.
+commit. Each consumer then sends what its own viewer may see, rendered once per kind of viewer: here, before
+the message goes, for the kinds watching in this process (``watching``), while the committing thread has
+the database at hand; by the consumers themselves in other processes.
 
 A broadcast that fails (Redis slow or down) is logged and retried a few times; it never fails the request
 that changed the game, which is stored already. Pages resynchronise on reconnect and on ``?wait_turn``.
@@ -12,7 +14,7 @@ import logging
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-from . import serverloop
+from . import presenters, serverloop, watching
 
 log = logging.getLogger(__name__)
 
@@ -42,11 +44,31 @@ async def _send_with_retries(game_id: str, turn: int, version: str | None) -> No
     log.error("broadcast of game %s turn %s given up; pages resynchronise when they reconnect", game_id, turn)
 
 
+def render_for_watchers(game_id: str, version: str | None) -> None:
+    """Render ``version``'s fragments for each kind of viewer holding a socket on the game in this process
+    (into ``presenters``' cache, where their consumers look first). Only from a sync thread (it reads the
+    database); a failure is logged: the consumers then render for themselves."""
+    kinds = watching.kinds(game_id)
+    if not kinds or version is None:
+        return
+    try:
+        asyncio.get_running_loop()
+        return  # on an event loop: not here
+    except RuntimeError:
+        pass
+    try:
+        for side in kinds:
+            presenters.live_view(game_id, side, version)
+    except Exception as exc:
+        log.warning("rendering game %s for its viewers failed: %r", game_id, exc)
+
+
 def broadcast(game_id: str, turn: int, version: str | None = None) -> None:
     """Announce a committed change of ``game_id`` (``version``: ``Game.version`` as committed, which lets the
     pages' consumers share one render of it); never raises."""
     if get_channel_layer() is None:
         return
+    render_for_watchers(game_id, version)
     if serverloop.running():
         serverloop.spawn(lambda: _send_with_retries(game_id, turn, version))
         return

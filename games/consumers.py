@@ -18,7 +18,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.db import OperationalError
 
-from . import broadcast, presenters, ratelimit, safejson, seatsession, services
+from . import broadcast, presenters, ratelimit, safejson, seatsession, services, watching
 from .middleware import database_busy
 from .models import Game
 
@@ -29,6 +29,7 @@ _open = Counter()  # client address -> open sockets in this process (the consume
 
 class GameConsumer(AsyncJsonWebsocketConsumer):
     client = None
+    counted = False  # in ``watching`` (from the accept until the disconnect)
     turn_sent = 0  # the latest resolved turn this page was sent
 
     async def connect(self):
@@ -52,7 +53,13 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         except Exception:  # the channel layer is down: the page still gets the board, and resyncs on reconnect
             self.group = None
         await self.accept()
+        self.counted = True
+        watching.add(self.game_id, self.side)
         await self.send_view()
+
+    @property
+    def side(self) -> str | None:
+        return self.seat[0] if self.seat else None
 
     def seat_of(self):
         """(side, token) of the viewer: a program sends ``Authorization: Seat <token>`` with the handshake (never
@@ -78,6 +85,9 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             if _open[self.client] <= 0:
                 del _open[self.client]
             self.client = None
+        if self.counted:
+            self.counted = False
+            watching.remove(self.game_id, self.side)
         if getattr(self, "group", None):
             try:
                 await self.channel_layer.group_discard(self.group, self.channel_name)
@@ -148,10 +158,9 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     async def send_view(self, version: str | None = None):
         """The fragments of ``version`` (announced) or of the game as it is now; from this process's
         renders when another viewer of the same kind already had them, without a thread or a query."""
-        side = self.seat[0] if self.seat else None
-        html = presenters.cached_fragments(self.game_id, version, side)
+        html = presenters.cached_fragments(self.game_id, version, self.side)
         if html is None:
-            turn, html = await database_sync_to_async(presenters.live_view)(self.game_id, side, version)
+            turn, html = await database_sync_to_async(presenters.live_view)(self.game_id, self.side, version)
             self.turn_sent = max(self.turn_sent, turn)
         await self.send(text_data=html)
 

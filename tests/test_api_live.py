@@ -41,8 +41,10 @@ async def test_wait_turn_wakes_up_when_the_turn_resolves():
     assert status == 200 and body["turn"] == 1
 
 
-async def connect(game_id, session_key=None):
+async def connect(game_id, session_key=None, token=None):
     headers = list(HEADERS)
+    if token:
+        headers.append((b"authorization", f"Seat {token}".encode()))
     if session_key:
         headers.append((b"cookie", f"sessionid={session_key}".encode()))
     comm = WebsocketCommunicator(application, f"/ws/games/{game_id}", headers=headers)
@@ -137,3 +139,31 @@ async def test_spectators_share_one_render_and_a_client_has_a_socket_cap(monkeyp
     await comm.disconnect()
     for comm in socks[1:]:
         await comm.disconnect()
+
+
+async def test_a_change_is_rendered_here_for_each_kind_of_viewer_before_it_is_announced(monkeypatch):
+    from games import consumers, presenters, watching
+    created = await new_game()
+    gid = created.game.id
+    spectator, _, _ = await connect(gid)
+    upper, _, _ = await connect(gid, token=created.tokens["upper"])
+    for comm in (spectator, upper):
+        await comm.receive_from(timeout=5)
+    assert sorted(watching.kinds(gid), key=str) == [None, "upper"]
+    hops = []
+    real = consumers.database_sync_to_async
+    monkeypatch.setattr(consumers, "database_sync_to_async", lambda func: hops.append(func) or real(func))
+    await submit(created, "upper", 1, ["THROW", "r", [4, 0]])
+    await submit(created, "lower", 1, ["THROW", "s", [-4, 0]])
+    game = await sync_to_async(services.get_game)(gid)
+    ready = {side: presenters.cached_fragments(gid, game.version, side) for side in (None, "upper")}
+    assert all(ready.values()) and ready[None] != ready["upper"]
+    for side, comm in ((None, spectator), ("upper", upper)):
+        frames = [await comm.receive_from(timeout=5)]
+        while 'data-turn="1"' not in frames[-1]:
+            frames.append(await comm.receive_from(timeout=5))
+        assert frames[-1] == ready[side]
+    assert hops == []  # each update went out from the renders made before the announcement
+    await spectator.disconnect()
+    await upper.disconnect()
+    assert watching.kinds(gid) == []
