@@ -14,7 +14,7 @@ import logging
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-from . import presenters, serverloop, watching
+from . import presenters, serverloop
 
 log = logging.getLogger(__name__)
 
@@ -44,23 +44,12 @@ async def _send_with_retries(game_id: str, turn: int, version: str | None) -> No
     log.error("broadcast of game %s turn %s given up; pages resynchronise when they reconnect", game_id, turn)
 
 
-def render_for_watchers(game_id: str, version: str | None) -> None:
-    """Render ``version``'s fragments for each kind of viewer holding a socket on the game in this process
-    (into ``presenters``' cache, where their consumers look first). Only from a sync thread (it reads the
-    database); a failure is logged: the consumers then render for themselves."""
-    kinds = watching.kinds(game_id)
-    if not kinds or version is None:
-        return
+def _render_for_watchers(game_id: str, version: str | None) -> None:
+    """From a sync thread only (it reads the database): never on an event loop."""
     try:
         asyncio.get_running_loop()
-        return  # on an event loop: not here
     except RuntimeError:
-        pass
-    try:
-        for side in kinds:
-            presenters.live_view(game_id, side, version)
-    except Exception as exc:
-        log.warning("rendering game %s for its viewers failed: %r", game_id, exc)
+        presenters.render_for_watchers(game_id, version)
 
 
 def broadcast(game_id: str, turn: int, version: str | None = None) -> None:
@@ -68,7 +57,7 @@ def broadcast(game_id: str, turn: int, version: str | None = None) -> None:
     pages' consumers share one render of it); never raises."""
     if get_channel_layer() is None:
         return
-    render_for_watchers(game_id, version)
+    _render_for_watchers(game_id, version)
     if serverloop.running():
         serverloop.spawn(lambda: _send_with_retries(game_id, turn, version))
         return

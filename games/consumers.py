@@ -9,6 +9,7 @@ A client (an IP address) may hold at most ``SOCKETS_PER_CLIENT`` sockets in a pr
 """
 from __future__ import annotations
 
+import asyncio
 import os
 from collections import Counter
 
@@ -25,6 +26,7 @@ from .models import Game
 SOCKETS_PER_CLIENT = int(os.environ.get("SOCKETS_PER_CLIENT", "0") or 0) or 32
 MISSING = object()  # seat_of: the game does not exist
 _open = Counter()  # client address -> open sockets in this process (the consumers share the server's loop)
+_rendering: dict[tuple[str, str], asyncio.Future] = {}  # (game id, version) -> its renders for the viewers here
 
 
 class GameConsumer(AsyncJsonWebsocketConsumer):
@@ -159,10 +161,25 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         """The fragments of ``version`` (announced) or of the game as it is now; from this process's
         renders when another viewer of the same kind already had them, without a thread or a query."""
         html = presenters.cached_fragments(self.game_id, version, self.side)
+        if html is None and version is not None:
+            await self.render_for_watchers(version)
+            html = presenters.cached_fragments(self.game_id, version, self.side)
         if html is None:
             turn, html = await database_sync_to_async(presenters.live_view)(self.game_id, self.side, version)
             self.turn_sent = max(self.turn_sent, turn)
         await self.send(text_data=html)
+
+    async def render_for_watchers(self, version: str):
+        """Have ``version`` rendered for every kind of viewer of the game in this process, in one thread hop
+        shared by their consumers (the first to miss the cache starts it, the others wait for it)."""
+        key = (self.game_id, version)
+        rendering = _rendering.get(key)
+        if rendering is None:
+            rendering = asyncio.ensure_future(
+                database_sync_to_async(presenters.render_for_watchers)(self.game_id, version))
+            _rendering[key] = rendering
+            rendering.add_done_callback(lambda _: _rendering.pop(key, None))
+        await asyncio.shield(rendering)  # a consumer that goes away does not cancel the others' render
 
     async def send_error(self, message: str):
         await self.send(text_data=presenters.error_fragment(message))

@@ -10,6 +10,7 @@ the game's adapter; the page's script only matches clicks against that list, it 
 from __future__ import annotations
 
 import json
+import logging
 from dataclasses import dataclass
 
 from django.db.models import prefetch_related_objects
@@ -17,10 +18,12 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.html import escape
 
-from . import services
+from . import services, watching
 from .lru import LRU
 from .models import Game, PendingAction
 from .ui import ui_for
+
+log = logging.getLogger(__name__)
 
 ENDING_WORDS = {
     Game.Ending.RULES: "by the rules",
@@ -294,6 +297,20 @@ def live_view(game_id: str, viewer_side=None, version: str | None = None) -> tup
         html = render_fragments(game_context(reads.game, viewer_side, reads=reads, shared=True))
         _html.put(key, html)
     return reads.game.turn, html
+
+
+def render_for_watchers(game_id: str, version: str | None) -> None:
+    """Render ``version``'s fragments for each kind of viewer holding a socket on the game in this process
+    (``watching``) into the cache their consumers look in first: one read of the database and one thread for
+    them all. A failure is logged: the consumers then render for themselves."""
+    kinds = watching.kinds(game_id)
+    if not kinds or version is None:
+        return
+    try:
+        for side in kinds:
+            live_view(game_id, side, version)
+    except Exception as exc:
+        log.warning("rendering game %s for its viewers failed: %r", game_id, exc)
 
 
 def error_fragment(message: str) -> str:

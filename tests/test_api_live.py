@@ -167,3 +167,24 @@ async def test_a_change_is_rendered_here_for_each_kind_of_viewer_before_it_is_an
     await spectator.disconnect()
     await upper.disconnect()
     assert watching.kinds(gid) == []
+
+
+async def test_viewers_of_a_change_made_elsewhere_share_one_thread_hop(monkeypatch):
+    from games import broadcast, consumers, presenters
+    monkeypatch.setattr(broadcast, "_render_for_watchers", lambda *a: None)  # as if another process committed
+    created = await new_game()
+    gid = created.game.id
+    comms = [(await connect(gid, token=token))[0] for token in (None, created.tokens["upper"], created.tokens["lower"])]
+    for comm in comms:
+        await comm.receive_from(timeout=5)
+    hops = []
+    real = consumers.database_sync_to_async
+    monkeypatch.setattr(consumers, "database_sync_to_async", lambda func: hops.append(func) or real(func))
+    for side, action in (("upper", ["THROW", "r", [4, 0]]), ("lower", ["THROW", "s", [-4, 0]])):
+        await submit(created, side, 1, action)
+        version = (await sync_to_async(services.get_game)(gid)).version
+        frames = [await comm.receive_from(timeout=5) for comm in comms]
+        assert frames == [presenters.cached_fragments(gid, version, s) for s in (None, "upper", "lower")]
+    assert hops == [presenters.render_for_watchers] * 2  # one per change, for the three kinds of viewer
+    for comm in comms:
+        await comm.disconnect()
