@@ -4,9 +4,9 @@ Under ASGI Django runs every hook of every ``MiddlewareMixin`` middleware (sessi
 messages, CSP...) through its own ``sync_to_async`` hop: about fifteen thread round trips a request, which
 cost more CPU than most views (``/healthz`` took 4.6 ms of CPU, and 1.6 ms with the hops gone). Here a
 request for a sync view goes through a second, sync, copy of the same middleware chain, in one hop, as under
-WSGI; a request for an async view (``players``' challenge long-poll) keeps the async chain, so that its wait holds no
-thread. The request is read and the response sent by Django's ASGI handler either way (same request object,
-same body spooling and limits).
+WSGI; a request for an async view (``players``' challenge long-poll) keeps the async chain, so that its wait
+holds no thread. The URL is resolved once, on the loop, to tell the two apart. The request is read and the
+response sent by Django's ASGI handler either way (same request object, same body spooling and limits).
 """
 from __future__ import annotations
 
@@ -16,24 +16,29 @@ from django.core.handlers.base import BaseHandler
 from django.urls import Resolver404, get_resolver
 
 
+class SyncHandler(BaseHandler):
+    def resolve_request(self, request):
+        """The URL as already resolved on the event loop (``OneHopASGIHandler``), not resolved twice."""
+        if request.resolver_match is not None and not hasattr(request, "urlconf"):
+            return request.resolver_match
+        return super().resolve_request(request)
+
+
 class OneHopASGIHandler(ASGIHandler):
     def __init__(self):
         super().__init__()
-        self.sync_handler = BaseHandler()
+        self.sync_handler = SyncHandler()
         self.sync_handler.load_middleware(is_async=False)
 
     async def get_response_async(self, request):
-        if self.is_async_view(request.path_info):
-            return await super().get_response_async(request)
-        return await sync_to_async(self.sync_handler.get_response, thread_sensitive=True)(request)
-
-    @staticmethod
-    def is_async_view(path: str) -> bool:
         try:
-            match = get_resolver().resolve(path)
+            match = get_resolver().resolve(request.path_info)
         except Resolver404:
-            return False  # the 404 page: a sync view
-        return iscoroutinefunction(match.func)
+            match = None  # the 404 page: a sync view
+        if match is not None and iscoroutinefunction(match.func):
+            return await super().get_response_async(request)
+        request.resolver_match = match
+        return await sync_to_async(self.sync_handler.get_response, thread_sensitive=True)(request)
 
 
 def get_asgi_application() -> OneHopASGIHandler:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import logging
 from dataclasses import dataclass
+from functools import lru_cache
 
 from django.db.models import prefetch_related_objects
 from django.template.loader import render_to_string
@@ -176,6 +177,12 @@ def board_html(ui, game: Game, observation, last: dict | None, flipped: bool, *,
     return html
 
 
+@lru_cache(maxsize=1024)
+def game_urls(game_id: str) -> tuple[str, ...]:
+    """The game's page and its act, hint, join, resign and replay URLs: the same for every render of it."""
+    return tuple(reverse(name, args=[game_id]) for name in ("game", "act", "hint", "join", "resign", "replay"))
+
+
 def game_context(game: Game, viewer_side: str | None = None, *, flipped: bool = False, request=None,
                  reads: Reads | None = None, shared: bool = False) -> dict:
     """Everything the game page and its fragments show, for one viewer (None: a spectator); ``reads``:
@@ -207,7 +214,7 @@ def game_context(game: Game, viewer_side: str | None = None, *, flipped: bool = 
                 _legal.put(key, legal)
     open_sides = [s for s in seats if s["status"] == "open"]
     others = [ui.seat_name(s) for s in eg.info.players if s != viewer_side]
-    path = game.get_absolute_url()
+    path, act_url, hint_url, join_url, resign_url, replay_url = game_urls(game.id)
     deadline = game.turn_deadline
     return {
         "game": game,
@@ -236,12 +243,12 @@ def game_context(game: Game, viewer_side: str | None = None, *, flipped: bool = 
         "is_active": game.status == Game.Status.ACTIVE,
         "is_waiting": game.status == Game.Status.WAITING,
         "is_over": game.is_over,
-        "act_url": reverse("act", args=[game.id]),
-        "hint_url": reverse("hint", args=[game.id]) if len(eg.info.players) == 1 else "",
+        "act_url": act_url,
+        "hint_url": hint_url if len(eg.info.players) == 1 else "",
         "score": ui.score(observation) if viewer_side else None,
-        "join_url": reverse("join", args=[game.id]),
-        "resign_url": reverse("resign", args=[game.id]),
-        "replay_url": reverse("replay", args=[game.id]),
+        "join_url": join_url,
+        "resign_url": resign_url,
+        "replay_url": replay_url,
     }
 
 
