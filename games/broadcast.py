@@ -44,20 +44,20 @@ async def _send_with_retries(game_id: str, turn: int, version: str | None) -> No
     log.error("broadcast of game %s turn %s given up; pages resynchronise when they reconnect", game_id, turn)
 
 
-def _render_for_watchers(game_id: str, version: str | None) -> None:
+def _render_for_watchers(game_id: str, version: str | None, game=None) -> None:
     """From a sync thread only (it reads the database): never on an event loop."""
     try:
         asyncio.get_running_loop()
     except RuntimeError:
-        presenters.render_for_watchers(game_id, version)
+        presenters.render_for_watchers(game_id, version, game)
 
 
-def broadcast(game_id: str, turn: int, version: str | None = None) -> None:
+def broadcast(game_id: str, turn: int, version: str | None = None, game=None) -> None:
     """Announce a committed change of ``game_id`` (``version``: ``Game.version`` as committed, which lets the
-    pages' consumers share one render of it); never raises."""
+    pages' consumers share one render of it; ``game``: the game as committed, if at hand); never raises."""
     if get_channel_layer() is None:
         return
-    _render_for_watchers(game_id, version)
+    _render_for_watchers(game_id, version, game)
     if serverloop.running():
         serverloop.spawn(lambda: _send_with_retries(game_id, turn, version))
         return
@@ -67,5 +67,5 @@ def broadcast(game_id: str, turn: int, version: str | None = None) -> None:
         log.error("broadcast of game %s turn %s failed: %r", game_id, turn, exc)
 
 
-def on_game_changed(sender, game_id, turn, version=None, **kwargs) -> None:
-    broadcast(game_id, turn, version)
+def on_game_changed(sender, game_id, turn, version=None, game=None, **kwargs) -> None:
+    broadcast(game_id, turn, version, game)

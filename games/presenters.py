@@ -9,12 +9,13 @@ the game's adapter; the page's script only matches clicks against that list, it 
 """
 from __future__ import annotations
 
+import copy
 import json
 import logging
 from dataclasses import dataclass
 from functools import lru_cache
 
-from django.db.models import prefetch_related_objects
+from django.db.models import JSONField, prefetch_related_objects
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.html import escape
@@ -306,14 +307,29 @@ def live_view(game_id: str, viewer_side=None, version: str | None = None) -> tup
     return reads.game.turn, html
 
 
-def render_for_watchers(game_id: str, version: str | None) -> None:
+def as_stored(game: Game) -> Game:
+    """A copy of a game just saved, as reading it back would give it: its JSON fields decoded from their
+    JSON (a tuple becomes a list), its prefetched seats kept."""
+    stored = copy.copy(game)
+    for field in game._meta.concrete_fields:
+        if isinstance(field, JSONField):
+            value = field.value_from_object(game)
+            if value is not None:
+                setattr(stored, field.attname, json.loads(json.dumps(value, cls=field.encoder)))
+    return stored
+
+
+def render_for_watchers(game_id: str, version: str | None, game: Game | None = None) -> None:
     """Render ``version``'s fragments for each kind of viewer holding a socket on the game in this process
     (``watching``) into the cache their consumers look in first: one read of the database and one thread for
-    them all. A failure is logged: the consumers then render for themselves."""
+    them all; ``game``: that version as just saved, which spares reading the game and its seats again. A
+    failure is logged: the consumers then render for themselves."""
     kinds = watching.kinds(game_id)
     if not kinds or version is None:
         return
     try:
+        if game is not None and game.version == version and _reads.get((game_id, version)) is None:
+            _reads.put((game_id, version), read(as_stored(game)))
         for side in kinds:
             live_view(game_id, side, version)
     except Exception as exc:

@@ -200,7 +200,7 @@ def _start_if_full(game: Game) -> None:
         if state.is_chance_node():  # e.g. the first deal
             _advance(game, state)
     game.save()
-    _after_commit(game)
+    _after_commit(game, as_saved=True)
 
 
 # --- playing ------------------------------------------------------------------------------------------
@@ -256,7 +256,7 @@ def _submit(game: Game, side: str, turn, action) -> tuple[Game, bool]:
         _resolve(game, state, pending)
         return game, True
     game.save(update_fields=["updated"])
-    _after_commit(game)  # open pages show that (never what) this seat has chosen: services.waiting_on
+    _after_commit(game, as_saved=True)  # open pages show that (never what) this seat has chosen: waiting_on
     return game, False
 
 
@@ -266,7 +266,7 @@ def _resolve(game: Game, state, pending: dict, *, clear_pending: bool = True) ->
         game.pending.all().delete()
     _advance(game, state)
     game.save()
-    _after_commit(game)
+    _after_commit(game, as_saved=True)
 
 
 def _log_turn(game: Game, state, record: dict) -> None:
@@ -377,9 +377,11 @@ def check_timeout(game_id: str) -> Game:
 
 # --- after commit -------------------------------------------------------------------------------------
 
-def _after_commit(game: Game) -> None:
+def _after_commit(game: Game, *, as_saved: bool = False) -> None:
     """Once the transaction commits, announce the change (pages, bot seats and the clock listen). A
-    listener that fails is logged and never fails the request: the change is stored either way."""
+    listener that fails is logged and never fails the request: the change is stored either way.
+    ``as_saved``: ``game`` and the seats it has read are as the transaction saved them (a turn: its seats
+    change only through those objects), so listeners may use it rather than read it again."""
     game_id, turn, over, deadline, version = game.id, game.turn, game.is_over, game.turn_deadline, game.version
     bots_to_act = game.status == Game.Status.ACTIVE and any(
         s.kind == Seat.Kind.BOT and s.side in game.to_act for s in game.seats.all())
@@ -387,7 +389,8 @@ def _after_commit(game: Game) -> None:
     def announce():
         for receiver, error in game_changed.send_robust(sender=Game, game_id=game_id, turn=turn, over=over,
                                                         deadline=deadline, version=version,
-                                                        bots_to_act=bots_to_act):
+                                                        bots_to_act=bots_to_act,
+                                                        game=game if as_saved else None):
             if error is not None:
                 log.error("after game %s turn %s: %s failed: %r", game_id, turn, getattr(receiver, "__name__",
                           receiver), error)

@@ -5,4 +5,5 @@ from django.dispatch import Signal
 
 game_changed = Signal()  # kwargs: game_id, turn, over (it finished or was aborted), deadline
 # (the turn clock's end, or None), version (``Game.version`` as saved), bots_to_act (a bot seat is among
-# the seats to act): listeners that care only about some changes need not read the game
+# the seats to act), game (after a turn's change: the ``Game`` as saved, with the seats it has read;
+# read-only; else None): listeners that care only about some changes need not read the game

@@ -409,3 +409,45 @@ def check_nothing_leaks(name, game_id, tokens, clients, spectator, seen_by_spect
         texts = [spectator.get(api, HTTP_AUTHORIZATION=f"Seat {token}").content.decode(),
                  clients[side].get(reverse("game", args=[game_id])).content.decode()]
         assert not leaked(texts, secrets(final, side)), side
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name,params", CASES)
+def test_a_turn_is_shown_from_the_committed_game_as_from_the_game_read_back(name, params,
+                                                                             django_capture_on_commit_callbacks):
+    """After a turn's change, the viewers watching in the process get fragments rendered from the game as the
+    transaction saved it (``presenters.as_stored``): they must be what a fresh read of it renders, for every
+    seat and a spectator: in the first turns, and in the turn that ends the game (the result, the scores)."""
+    from games import presenters, services, watching
+
+    eg = load_game(name, **params)
+    created = services.create_game(name, {seat: "human" for seat in eg.info.players}, params=params)
+    game_id, tokens = created.game.id, created.tokens
+    bots = {seat: make_bot("random", eg, seat, seed=i) for i, seat in enumerate(eg.info.players)}
+    viewers = (*eg.info.players, None)
+    checked = 0
+    for step in range(MAX_TURNS):
+        game = services.get_game(game_id)
+        if game.is_over:
+            break
+        state = services.current_state(game)
+        joint = {side: bots[side].choose(state) for side in game.to_act}
+        after = state.clone()
+        after.apply_actions(joint)
+        watched = step < 3 or after.is_terminal()
+        for side in viewers if watched else ():
+            watching.add(game_id, side)
+        try:
+            for side, action in joint.items():
+                with django_capture_on_commit_callbacks(execute=True):
+                    services.submit_action(game_id, tokens[side], game.turn + 1, eg.action_to_json(action))
+                saved = services.get_game(game_id)
+                for viewer in viewers if watched else ():
+                    shown = presenters.cached_fragments(game_id, saved.version, viewer)
+                    fresh = presenters.render_fragments(presenters.game_context(saved, viewer))
+                    assert shown == fresh, (viewer, saved.turn)
+                    checked += 1
+        finally:
+            for side in viewers if watched else ():
+                watching.remove(game_id, side)
+    assert services.get_game(game_id).is_over and checked
