@@ -9,33 +9,49 @@ from .models import Game
 from .services import engine_for
 
 
-# Per process: (game id, seat, over) -> the records read so far, as that seat sees them.
+# Per process: game id -> its turn rows read so far, as stored; (game id, seat, over) -> the records so far,
+# as that seat sees them.
+_rows = LRU(512)
 _read = LRU(512)
 
 
+def stored_rows(game: Game) -> list[dict]:
+    """The game's turn rows (``number``, ``actions``, ``events``) up to ``game.turn``, as stored, reading only
+    the turns this process has not read before: the log is append-only, so a stored turn never changes, and
+    one read of a new turn serves every viewer. Shared: the caller must not change the list."""
+    rows = _rows.get(game.id) or []
+    if len(rows) < game.turn:
+        rows = rows + list(game.turns.filter(number__gt=len(rows), number__lte=game.turn).order_by("number")
+                           .values("number", "actions", "events"))
+        _rows.put(game.id, rows)
+    return rows[:game.turn]
+
+
 def records_so_far(game: Game, seat: str | None = None) -> list[dict]:
-    """``visible_records(game, seat)`` of the game as saved, reading only the turns this process has not read
-    for that viewer before: the log is append-only, so a viewer's copy of a turn never changes (the end of
-    the game, which may reveal what was hidden, starts a copy afresh). A long game's every request would
-    otherwise read and decode its whole log. Shared: the caller must not change the list."""
+    """``visible_records(game, seat)`` of the game as saved, redacting only the turns this process has not
+    redacted for that viewer before (the end of the game, which may reveal what was hidden, starts afresh).
+    A long game's every request would otherwise read and decode its whole log. Shared: the caller must not
+    change the list."""
     key = (game.id, seat, game.is_over)
     known = _read.get(key) or []
     if len(known) < game.turn:
-        known = known + visible_records(game, seat, upto=game.turn, after=len(known))
+        eg, over = engine_for(game), game.is_over
+        known = known + [_as_seen(eg, row, seat, over) for row in stored_rows(game)[len(known):]]
         _read.put(key, known)
     return known[:game.turn]
 
 
-def visible_records(game: Game, seat: str | None = None, upto: int | None = None, after: int = 0) -> list[dict]:
+def visible_records(game: Game, seat: str | None = None, upto: int | None = None) -> list[dict]:
     eg = engine_for(game)
     rows = game.turns.order_by("number").values("number", "actions", "events")
     if upto is not None:
         rows = rows.filter(number__lte=upto)
-    if after:
-        rows = rows.filter(number__gt=after)
     over = game.is_over
-    return [{"number": r["number"], "actions": eg.redact_record(r["actions"], seat, over), "events": r["events"]}
-            for r in rows]
+    return [_as_seen(eg, row, seat, over) for row in rows]
+
+
+def _as_seen(eg, row: dict, seat: str | None, over: bool) -> dict:
+    return {"number": row["number"], "actions": eg.redact_record(row["actions"], seat, over), "events": row["events"]}
 
 
 def log_text(game: Game) -> str:

@@ -20,7 +20,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.html import escape
 
-from . import services, watching
+from . import gamelog, services, watching
 from .lru import LRU
 from .models import Game, PendingAction
 from .ui import ui_for
@@ -147,8 +147,8 @@ class Reads:
 
 def read(game: Game) -> Reads:
     prefetch_related_objects([game], "seats")
-    row = game.turns.filter(number__lte=game.turn).order_by("-number").values("number", "actions", "events").first()
-    return Reads(game, row, services.waiting_on(game))
+    rows = gamelog.stored_rows(game)
+    return Reads(game, rows[-1] if rows else None, services.waiting_on(game))
 
 
 def last_record(reads: Reads, viewer_side: str | None) -> dict | None:
