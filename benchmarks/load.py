@@ -13,7 +13,8 @@ sends a random one, and the answer to the move says whose turn is next (a long-p
 A game that ends is replaced by a new one, so N stay in play for ``--seconds``. Latency: from sending the request that resolves a turn to that turn's update
 arriving on the WebSocket of the other person seat(s) and of the spectator (one sample each). The last line:
 ``games=N turns=T errors=E p50_ms=A p99_ms=B`` (errors: failed requests, refused or dropped sockets, updates
-that never came within 10 s).
+that never came within 10 s); before it, when the benchmark started the servers itself, their CPU time per
+resolved turn (what one core's worth of capacity is measured by).
 
 All clients come from one address: the benchmark's own server raises the per-client caps (sockets, rate
 limits); for ``--url``, start the server with ``SOCKETS_PER_CLIENT`` and ``RATE_LIMITS=0`` set likewise.
@@ -247,10 +248,24 @@ async def keep_playing(session, bases, index, name, with_bot, end, stats, seed, 
         await play_one(session, base, name, with_bot, end, stats, rng, think, watch if len(bases) > 1 else None)
 
 
+def cpu_seconds(pids) -> float | None:
+    """CPU time (user + system) the processes ``pids`` have used so far; None where /proc cannot tell."""
+    total = 0.0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                fields = stat.read().rpartition(")")[2].split()
+        except OSError:
+            return None
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+    return total
+
+
 async def run_games(bases: list[str], games: int, seconds: float, name: str, bot_share: float, seed: int,
-                    think: float, ramp: float | None = None) -> None:
+                    think: float, ramp: float | None = None, pids=()) -> None:
     import aiohttp  # benchmark-only dependency
     stats = {"errors": 0, "turns": 0, "started": 0, "finished": 0, "latency": []}
+    cpu_start = cpu_seconds(pids) if pids else None
     connector = aiohttp.TCPConnector(limit=0)
     timeout = aiohttp.ClientTimeout(total=60)
     async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:
@@ -268,8 +283,12 @@ async def run_games(bases: list[str], games: int, seconds: float, name: str, bot
     kinds = Counter(re.sub(r"/api/games/\w+|:\d+|game \w+ turn \d+", "…", why)[:160] for why in stats.get("why", []))
     for why, count in kinds.most_common(8):
         print(f"error ×{count}: {why}")
-    print(f"{name}: {len(bases)} server process(es), think {think} s: {stats['started']} games started, {stats['finished']} finished, {len(lat)} latency samples, "
-          f"{stats['turns'] / seconds:.1f} turns/s")
+    print(f"{name}: {len(bases)} server process(es), think {think} s: {stats['started']} games started, "
+          f"{stats['finished']} finished, {len(lat)} latency samples, {stats['turns'] / seconds:.1f} turns/s")
+    cpu_end = cpu_seconds(pids) if cpu_start is not None else None
+    if cpu_end is not None and stats["turns"]:  # the servers' CPU, creations and sockets included
+        print(f"server CPU: {cpu_end - cpu_start:.1f} s, {1000 * (cpu_end - cpu_start) / stats['turns']:.1f} ms "
+              f"a resolved turn")
     print(f"games={games} turns={stats['turns']} errors={stats['errors']} p50_ms={pct(0.5):.1f} "
           f"p99_ms={pct(0.99):.1f}")
 
@@ -292,13 +311,13 @@ def main() -> None:
                         help="Daphne processes to start (more than one needs DATABASE_URL and REDIS_URL)")
     args = parser.parse_args()
 
-    def go(url):
+    def go(url, pids=()):
         bases = [u.strip().rstrip("/") for u in url.split(",") if u.strip()]
         if args.viewers:
             asyncio.run(run(bases[0], args.viewers))
         else:
             asyncio.run(run_games(bases, args.games, args.seconds, args.game, args.bot_share, args.seed,
-                                  args.think, args.ramp))
+                                  args.think, args.ramp, pids))
 
     if args.url:
         go(args.url)
@@ -315,7 +334,7 @@ def main() -> None:
     with ExitStack() as stack:
         servers = [stack.enter_context(LiveServer(env=env, database_url=env.get("DATABASE_URL"), migrate=i == 0))
                    for i in range(args.processes)]
-        go(",".join(s.url for s in servers))
+        go(",".join(s.url for s in servers), [s.process.pid for s in servers])
 
 
 if __name__ == "__main__":
