@@ -188,8 +188,8 @@ if REDIS_URL:
         }
     }
 else:
-    # Only correct for a single server process.
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    # Only correct for a single server process (Channels' in-memory layer, swept once a second).
+    CHANNEL_LAYERS = {"default": {"BACKEND": "games.channellayer.InProcessChannelLayer"}}
 
 # Rate limits (games.ratelimit): RATE_LIMITS scales them (0: off); TRUSTED_PROXIES is the number of reverse
 # proxies in front whose X-Forwarded-For entries name the client. With Redis, the cache (and so the counts) is

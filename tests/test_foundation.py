@@ -167,8 +167,33 @@ def test_allowed_hosts_from_env():
 
 def test_channel_layer_in_memory_by_default():
     assert settings_json("s.CHANNEL_LAYERS['default']['BACKEND']") == (
-        "channels.layers.InMemoryChannelLayer"
+        "games.channellayer.InProcessChannelLayer"
     )
+
+
+async def test_the_in_process_layer_sweeps_once_a_second_and_still_drops_expired_messages(monkeypatch):
+    from channels.layers import InMemoryChannelLayer
+
+    from games.channellayer import InProcessChannelLayer
+    sweeps = []
+    real = InMemoryChannelLayer._clean_expired
+    monkeypatch.setattr(InMemoryChannelLayer, "_clean_expired", lambda self: sweeps.append(1) or real(self))
+    layer = InProcessChannelLayer(expiry=60)
+    names = [await layer.new_channel() for _ in range(50)]
+    for name in names:
+        await layer.group_add("game-x", name)
+    for _ in range(20):
+        await layer.group_send("game-x", {"type": "game.changed"})
+        for name in names:
+            assert (await layer.receive(name))["type"] == "game.changed"
+    assert len(sweeps) == 1  # not one per message: a thousand receives and twenty group sends
+    layer.expiry = -1  # what is sent now has expired already
+    await layer.send(names[0], {"type": "stale"})
+    layer.swept = float("-inf")  # a second later
+    await layer.group_send("game-x", {"type": "fresh"})
+    assert len(sweeps) == 2 and names[0] not in layer.channels  # the expired message was dropped...
+    assert names[0] not in layer.groups["game-x"]  # ...and its channel left its groups, as in Channels' layer
+    assert (await layer.receive(names[1]))["type"] == "fresh"
 
 
 def test_redis_url_selects_redis_channel_layer():
