@@ -19,6 +19,11 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.db import OperationalError
 
+try:  # Daphne's WebSocket protocol (Autobahn) raises it on a send to a socket that has closed meanwhile
+    from autobahn.exception import Disconnected as ClientGone
+except ImportError:  # another ASGI server: nothing to catch
+    ClientGone = ()
+
 from . import broadcast, presenters, ratelimit, safejson, seatsession, services, watching
 from .middleware import database_busy
 from .models import Game
@@ -180,6 +185,14 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             _rendering[key] = rendering
             rendering.add_done_callback(lambda _: _rendering.pop(key, None))
         await asyncio.shield(rendering)  # a consumer that goes away does not cancel the others' render
+
+    async def send(self, text_data=None, bytes_data=None, close=False):
+        """As Channels' ``send``, except that a socket its client has closed meanwhile gets nothing, quietly
+        (its disconnect is on the way): under load, a traceback logged for each would cost more than the send."""
+        try:
+            await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+        except ClientGone:
+            pass
 
     async def send_error(self, message: str):
         await self.send(text_data=presenters.error_fragment(message))

@@ -188,3 +188,23 @@ async def test_viewers_of_a_change_made_elsewhere_share_one_thread_hop(monkeypat
     assert hops == [presenters.render_for_watchers] * 2  # one per change, for the three kinds of viewer
     for comm in comms:
         await comm.disconnect()
+
+
+async def test_a_send_to_a_socket_its_client_has_closed_is_dropped_quietly():
+    from autobahn.exception import Disconnected
+
+    from games.consumers import GameConsumer
+    consumer = GameConsumer()
+
+    async def closed(message):
+        raise Disconnected("Attempt to send on a closed protocol")
+
+    consumer.base_send = closed
+    await consumer.send(text_data="<div></div>")  # no exception: nothing for Daphne to log
+
+    async def broken(message):
+        raise RuntimeError("not about a closed socket")
+
+    consumer.base_send = broken
+    with pytest.raises(RuntimeError):
+        await consumer.send(text_data="<div></div>")
