@@ -6,15 +6,16 @@ import json
 import random
 
 from django import forms
-from django.forms.fields import InvalidJSONInput
+from django.forms.fields import InvalidJSONInput, JSONString
 
-from . import services
+from . import safejson, services
 from .bots import LEVEL_WORDS, levels_for
 from .engine import InvalidParams, load_game, registered_names
 from .engine.registry import names_in_order
 from .ui import ui_for
 
 DEFAULT_GAME = "ropasci360"
+MAX_JSON_TEXT = 20_000  # characters of an option typed as JSON (a puzzle's position is a few hundred)
 ME, INVITE = "me", "invite"
 TIME_CHOICES = [
     ("", "No limit"),
@@ -87,8 +88,8 @@ class NewGameForm(forms.Form):
             key = f"param_{param.name}"
             if param.json and isinstance(initial.get(key), str):
                 try:
-                    initial[key] = json.loads(initial[key])
-                except ValueError:
+                    initial[key] = decode_option(initial[key], empty=InvalidJSONInput(""))
+                except safejson.BadJSON:
                     initial[key] = InvalidJSONInput(initial[key])
         preset = self.presets.get(initial.get("preset") or "")
         if preset is not None:
@@ -121,12 +122,12 @@ class NewGameForm(forms.Form):
             if isinstance(param.default, bool):
                 values[param.name] = raw in ("on", "true", "1", True)
             elif param.json:
-                if raw is None or raw == "":
+                if raw is None or (isinstance(raw, str) and not raw.strip()):
                     continue
                 try:
-                    values[param.name] = json.loads(raw) if isinstance(raw, (str, InvalidJSONInput)) else raw
-                except ValueError as exc:
-                    raise ValueError(f"{param.label}: not valid JSON ({exc})") from None
+                    values[param.name] = decode_option(raw) if isinstance(raw, str) else raw
+                except safejson.BadJSON as exc:
+                    raise ValueError(not_json(param.label, exc)) from None
             elif raw not in (None, ""):
                 values[param.name] = int(raw) if isinstance(param.default, int) else str(raw)
         return values
@@ -172,10 +173,11 @@ class NewGameForm(forms.Form):
         """The position editor's context (tools, board, chosen tool), if the game has one."""
         if not self.ui.editor_param:
             return None
+        current = self.current_params().get(self.ui.editor_param)
         try:  # the value as shown in its text box, which may not be a valid one yet
-            value = json.loads(self[f"param_{self.ui.editor_param}"].value())
+            value = decode_option(self[f"param_{self.ui.editor_param}"].value(), empty=current)
         except (TypeError, ValueError):
-            value = self.current_params().get(self.ui.editor_param)
+            value = current
         tools = list(self.ui.editor_tools)
         chosen = (self.data if self.is_bound else self.initial).get("tool")
         try:
@@ -231,14 +233,46 @@ class NewGameForm(forms.Form):
                 for side, choice in self.cleaned_data["seats"].items()}
 
 
+def decode_option(text: str, empty=None):
+    """An option's JSON text decoded within safejson's limits (size, nesting, digits, no NaN, no NUL)."""
+    return safejson.loads(text, max_bytes=MAX_JSON_TEXT, empty=empty)
+
+
+def not_json(label: str, exc: safejson.BadJSON) -> str:
+    return f"{label}: not valid JSON ({str(exc).removeprefix('malformed JSON: ')})"
+
+
+class JSONTextField(forms.JSONField):
+    """A JSON value typed as text. Django's own JSONField decodes without limits (deep nesting raised
+    RecursionError, 5,000 digits a ValueError it does not catch) and applies ``max_length`` to the decoded
+    value (``1`` or ``true`` raised TypeError): any text is here a value or a form error saying why."""
+
+    def to_python(self, value):
+        if value in self.empty_values:
+            return None
+        if not isinstance(value, str) or isinstance(value, JSONString):
+            return value  # already decoded (an initial value)
+        try:
+            decoded = decode_option(value)
+        except safejson.BadJSON as exc:
+            raise forms.ValidationError(not_json(self.label, exc) + ".", code="invalid") from None
+        return JSONString(decoded) if isinstance(decoded, str) else decoded
+
+    def bound_data(self, data, initial):
+        if data is None:
+            return None
+        try:
+            return decode_option(data, empty=InvalidJSONInput(data))
+        except safejson.BadJSON:
+            return InvalidJSONInput(data)
+
+
 def _param_field(param) -> forms.Field:
     attrs = {"aria-describedby": f"id_param_{param.name}_help"} if param.help else {}
     if param.json:
-        return forms.JSONField(label=param.label, initial=param.default, help_text=param.help, max_length=20_000,
-                               required=False,
-                               error_messages={"invalid": f"{param.label}: not valid JSON."},
-                               widget=forms.Textarea(attrs={**attrs, "rows": 4, "spellcheck": "false",
-                                                            "class": "json-input"}))
+        return JSONTextField(label=param.label, initial=param.default, help_text=param.help, required=False,
+                             widget=forms.Textarea(attrs={**attrs, "rows": 4, "spellcheck": "false",
+                                                          "class": "json-input"}))
     if param.choices:
         coerce = int if isinstance(param.default, int) and not isinstance(param.default, bool) else str
         return forms.TypedChoiceField(label=param.label, choices=[(str(v), label) for v, label in param.choices],

@@ -1,12 +1,15 @@
 """Decoding JSON that strangers send (request bodies, WebSocket frames, form fields), in one place.
 
 ``json.loads`` alone can be made to raise RecursionError (deep nesting), ValueError from Python's
-int-string limit (an integer of thousands of digits) or accept NaN/Infinity. ``loads`` checks size and
-nesting before decoding and turns every failure into :class:`BadJSON` with a message a client can act on.
+int-string limit (an integer of thousands of digits) or accept NaN/Infinity (also as ``1e999``). ``loads``
+checks size and nesting before decoding and turns every failure into :class:`BadJSON` with a message a client
+can act on. A string holding NUL (``"\\u0000"``) is refused too: PostgreSQL cannot store or even compare one,
+and no id, name or action needs it.
 """
 from __future__ import annotations
 
 import json
+import math
 
 MAX_BYTES = 64 * 1024
 MAX_DEPTH = 32
@@ -48,7 +51,26 @@ def _number(text: str):
 def _float(text: str):
     if len(text) > MAX_NUMBER_DIGITS + 10:
         raise BadJSON(f"a number has more than {MAX_NUMBER_DIGITS} digits")
-    return float(text)
+    value = float(text)
+    if not math.isfinite(value):
+        raise BadJSON(f"{text} is out of range")
+    return value
+
+
+def _has_nul(value) -> bool:
+    """Whether a string (or a key) anywhere in the decoded ``value`` holds NUL (a loop, no recursion)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if "\x00" in item:
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item)
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
 
 
 def _constant(name: str):
@@ -69,8 +91,11 @@ def loads(data: bytes | str, *, max_bytes: int = MAX_BYTES, max_depth: int = MAX
     if _depth(data) > max_depth:
         raise BadJSON(f"nested deeper than {max_depth} levels")
     try:
-        return json.loads(data, parse_int=_number, parse_float=_float, parse_constant=_constant)
+        value = json.loads(data, parse_int=_number, parse_float=_float, parse_constant=_constant)
     except BadJSON:
         raise
     except (ValueError, RecursionError) as exc:
         raise BadJSON(f"malformed JSON: {exc}") from None
+    if "\\u0000" in data and _has_nul(value):  # the only way JSON text can carry NUL into a string
+        raise BadJSON("a string holds a NUL character (\\u0000), which is not allowed")
+    return value
