@@ -1,6 +1,7 @@
-"""Middleware: static files (WhiteNoise, made async-capable), rate limits on the requests that change things
-(``games.ratelimit``), answered with 429 and ``Retry-After`` before any view runs, and 503 with ``Retry-After``
-when the database is too busy to answer (a lock or a pool that timed out under load: nothing was changed).
+"""Middleware: static files (WhiteNoise, made async-capable), a 400 for any request carrying NUL (which
+PostgreSQL cannot store or compare), rate limits on the requests that change things (``games.ratelimit``),
+answered with 429 and ``Retry-After`` before any view runs, and 503 with ``Retry-After`` when the database is
+too busy to answer (a lock or a pool that timed out under load: nothing was changed).
 
 Every middleware here must be async-capable: one sync-only middleware makes Django run the whole chain in the
 one thread that serves sync code, and an async view under it (a challenge's long-poll, held up to 30 s) then holds
@@ -12,8 +13,10 @@ import hashlib
 import logging
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
+from django.core.exceptions import BadRequest, SuspiciousOperation
 from django.db import OperationalError, connection
-from django.http import HttpResponse, JsonResponse
+from django.http import HttpResponse, JsonResponse, UnreadablePostError
+from django.http.multipartparser import MultiPartParserError
 from django.urls import Resolver404, resolve
 from django.utils.html import escape
 from whitenoise.middleware import WhiteNoiseMiddleware
@@ -73,6 +76,61 @@ class StaticFilesMiddleware(AsyncCapable, WhiteNoiseMiddleware):
         if static_file is not None:
             return self.serve(static_file, request)
         return await self.get_response(request)
+
+
+FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
+NUL = "\x00"
+
+
+def _any_nul(pairs) -> bool:
+    return any(NUL in key or any(NUL in value for value in values) for key, values in pairs)
+
+
+def _form_holds_nul(request) -> bool:
+    """Whether a form field's name or value holds NUL. A body Django cannot parse is left to the view, which
+    meets the same error (or, for a multipart body, an empty form) as without this check."""
+    if request.method != "POST" or request.content_type not in FORM_TYPES:
+        return False
+    try:
+        return _any_nul(request.POST.lists()) or any(NUL in (f.name or "") for f in request.FILES.values())
+    except (BadRequest, SuspiciousOperation, MultiPartParserError, UnreadablePostError):
+        return False
+
+
+class NulRefusalMiddleware(AsyncCapable):
+    """400 for a request whose path, query string or form holds NUL (``%00``): PostgreSQL refuses NUL in any
+    string, so an id, a name or an admin filter with one made a 500 wherever it reached a query. No URL, name
+    or form of the site needs NUL. JSON bodies are checked where they are decoded (``safejson``); a cookie
+    holding NUL is ignored, as if not sent (refusing it would lock out a browser that was given one)."""
+
+    MESSAGE = "a NUL character (%00) is not allowed in a URL, a name or a form"
+
+    def sync_call(self, request):
+        return self.refusal(request) or self.form_refusal(request) or self.get_response(request)
+
+    async def __acall__(self, request):
+        refused = self.refusal(request)
+        if refused is None and request.method == "POST":  # reading a form's body is blocking I/O
+            refused = await sync_to_async(self.form_refusal)(request)
+        return refused or await self.get_response(request)
+
+    def refusal(self, request) -> HttpResponse | None:
+        for name in [name for name, value in request.COOKIES.items() if NUL in name or NUL in value]:
+            del request.COOKIES[name]
+        if NUL in request.path or _any_nul(request.GET.lists()):
+            return refuse(request, 400, self.MESSAGE)
+        return None
+
+    def form_refusal(self, request) -> HttpResponse | None:
+        return refuse(request, 400, self.MESSAGE) if _form_holds_nul(request) else None
+
+
+def refuse(request, status: int, message: str) -> HttpResponse:
+    """``{"error": message}`` for the API, a short page for the rest."""
+    if request.path.startswith("/api/"):
+        return JsonResponse({"error": message}, status=status)
+    return HttpResponse(f"<!doctype html><title>Bad request</title><p>{escape(message[0].upper() + message[1:])}."
+                        f"</p>", status=status)
 
 
 class RateLimitMiddleware(AsyncCapable):
