@@ -38,6 +38,8 @@ HOSTILE_BODIES = {
     "a number with thousands of digits": b'{"game": "ropasci360", "turn_seconds": ' + b"9" * 5000 + b"}",
     "a huge float": b'{"game": "ropasci360", "turn_seconds": 1e999999}',
     "NaN": b'{"game": "ropasci360", "turn_seconds": NaN}',
+    "NUL in a name": b'{"game": "ropasci360", "players": {"upper": "human", "lower": "human"}, '
+                     b'"name": "a\\u0000"}',
     "not UTF-8": b'{"game": "\xff\xfe"}',
     "not JSON": b"<xml/>",
     "empty": b"",

@@ -156,7 +156,8 @@ def test_names_and_ids_in_api_bodies_refuse_nul(pg):
         assert status == 400 and "NUL" in body["error"], (path, text, status, body)
     request = urllib.request.Request(f"{pg.url}/api/games/{game['id']}/actions", method="POST",
                                      data=b'{"turn": 1, "action": ["THROW", "r\\u0000", [4, 0]]}',
-                                     headers={"Content-Type": "application/json", "Authorization": f"Seat {token}"})
+                                     headers={"Content-Type": "application/json",
+                                              "Authorization": f"Seat {token}"})
     with pytest.raises(urllib.error.HTTPError) as refused:
         anonymous.opener.open(request, timeout=30)
     assert refused.value.code == 400 and "NUL" in json.loads(refused.value.read())["error"]
