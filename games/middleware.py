@@ -86,10 +86,14 @@ def _any_nul(pairs) -> bool:
     return any(NUL in key or any(NUL in value for value in values) for key, values in pairs)
 
 
+def _is_form(request) -> bool:
+    return request.method == "POST" and request.content_type in FORM_TYPES
+
+
 def _form_holds_nul(request) -> bool:
     """Whether a form field's name or value holds NUL. A body Django cannot parse is left to the view, which
     meets the same error (or, for a multipart body, an empty form) as without this check."""
-    if request.method != "POST" or request.content_type not in FORM_TYPES:
+    if not _is_form(request):
         return False
     try:
         return _any_nul(request.POST.lists()) or any(NUL in (f.name or "") for f in request.FILES.values())
@@ -110,7 +114,7 @@ class NulRefusalMiddleware(AsyncCapable):
 
     async def __acall__(self, request):
         refused = self.refusal(request)
-        if refused is None and request.method == "POST":  # reading a form's body is blocking I/O
+        if refused is None and _is_form(request):  # reading a form's body is blocking I/O
             refused = await sync_to_async(self.form_refusal)(request)
         return refused or await self.get_response(request)
 
