@@ -2,7 +2,9 @@
 
 An account enters only by accepting: listed by someone else it is ``INVITED`` until it accepts or declines; a
 tournament with invitations unanswered is ``OPEN`` and is paired, with its accepted entrants only, once none
-is left (``services.answer``, ``services.start_now``). A ``Pairing`` is two entrants meeting in a round (``second`` empty: ``first`` has a bye or, in a round robin,
+is left (``services.answer``, ``services.start_now``).
+
+A ``Pairing`` is two entrants meeting in a round (``second`` empty: ``first`` has a bye or, in a round robin,
 sits out). Each of its ``games_per_pairing`` games is a ``TournamentGame`` row made in the same transaction
 as the ``games.Game`` it points to; the unique (pairing, number) constraint means a game is never created
 twice. Scores and standings are computed from the games' outcomes (``services.standings``), never stored.

@@ -1,5 +1,5 @@
-"""Every change to a tournament: creating one, an account's answer to its invitation, starting it, advancing it (its games, the next Swiss round, its end), and
-handing an account its seat in one of its games. Each is one function, one transaction, a row lock on the
+"""Every change to a tournament: creating one, an account's answer to its invitation, starting it, advancing
+it (its games, the next Swiss round, its end), and handing an account its seat in one of its games. Each is one function, one transaction, a row lock on the
 tournament (or the game); games are made through ``games.services.create_game`` like any other game.
 
 ``advance`` is idempotent: it creates the game of every pairing and game number whose entrants are free

@@ -1,8 +1,9 @@
 """The one fold of a turn log into states, used by the server, the replay viewer, the bots and log import.
 
 A turn record is what the server stores per resolved turn: a dict seat -> action in canonical JSON, or
-``{CHANCE: outcome}`` for a chance event, or ``{RESIGN: seat}`` for a seat dropping out. Folding applies them in order from the initial state; rules
-that look at history (repetitions) see the whole game, which a snapshot of the last position would lose.
+``{CHANCE: outcome}`` for a chance event, or ``{RESIGN: seat}`` for a seat dropping out (``State.resign``).
+Folding applies them in order from the initial state; rules that look at history (repetitions) see the whole
+game, which a snapshot of the last position would lose.
 """
 from __future__ import annotations
 

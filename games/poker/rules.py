@@ -527,8 +527,8 @@ class PokerState(State):
     def to_json(self) -> dict:
         """The whole state (every dealt card): ``{"turn", "to_move", "result", "hand", "button", "big_blind",
         "small_blind", "street", "board", "seats": [{"seat", "chips", "bet", "total", "status", "cards",
-        "hidden", "shown", "acted", "raises", "resigned"}], "pots": [{"amount", "eligible"}]}``; the pots hold the chips of
-        the betting rounds before this one (this round's are each seat's ``bet``)."""
+        "hidden", "shown", "acted", "raises", "resigned"}], "pots": [{"amount", "eligible"}]}``; the pots hold the
+        chips of the betting rounds before this one (this round's are each seat's ``bet``)."""
         seats = self.game.seats
         live = [self.in_hand[i] and not self.folded[i] for i in range(len(seats))]
         result = self.result()
