@@ -3,7 +3,7 @@ for the viewer (a spectator for anything public), and as text in the game's own 
 COMP30024 referee's, where the game has one) or a plain one."""
 from __future__ import annotations
 
-from .engine import CHANCE, game_module
+from .engine import CHANCE, RESIGN, game_module
 from .lru import LRU
 from .models import Game
 from .services import engine_for
@@ -68,7 +68,12 @@ def log_text(game: Game) -> str:
     lines = []
     for n, rec in enumerate(records, start=1):
         for seat, action in rec.items():
-            text = f"chance: {action}" if seat == CHANCE else f"{seat}: {eg.action_to_text(eg.action_from_json(action, seat))}"
+            if seat == CHANCE:
+                text = f"chance: {action}"
+            elif seat == RESIGN:
+                text = f"{action}: resigns"
+            else:
+                text = f"{seat}: {eg.action_to_text(eg.action_from_json(action, seat))}"
             lines.append(f"turn {n}: {text}")
     if result:
         lines.append(result)

@@ -178,3 +178,13 @@ class PendingAction(models.Model):
 
     def __str__(self):
         return f"{self.side} (turn {self.turn})"
+
+
+class ServerBeat(models.Model):
+    """One row: when a server process (any of them) last showed it was running. Turn clocks stop while no
+    server runs: a server starting after a longer gap moves every clock on by the gap (``clocks.resume``)."""
+
+    beat = models.DateTimeField()
+
+    def __str__(self):
+        return f"server alive at {self.beat:%Y-%m-%d %H:%M:%S}"

@@ -4,7 +4,9 @@
 Outside a server (management commands, tests) there is no loop: callers then work synchronously, and bot
 moves and clocks do not run at all (a server resumes them on its first request). Every server also sweeps
 every few seconds for expired clocks and stalled bot moves, so a process that dies with work in hand
-(SIGKILL) stalls nothing for long while any other process lives.
+(SIGKILL) stalls nothing for long while any other process lives. Every server beats (``clocks.beat``), and
+the first to start after none ran stops the turn clocks for that time (``clocks.resume``) before it answers
+its first request.
 """
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from asgiref.sync import sync_to_async
 log = logging.getLogger(__name__)
 
 MAIN_LOOP: asyncio.AbstractEventLoop | None = None
+_STARTING: asyncio.Task | None = None  # clocks.resume on the first request; requests wait for it
 
 
 def running() -> bool:
@@ -79,6 +82,28 @@ async def _sweep_forever() -> None:
         await sync_to_async(sweep, thread_sensitive=False)()
 
 
+async def _beat_forever() -> None:
+    from . import clocks
+    while True:
+        await asyncio.sleep(clocks.BEAT_SECONDS)
+        try:
+            await sync_to_async(clocks.beat, thread_sensitive=False)()
+        except Exception:  # a beat must never stop the next one
+            log.exception("beat failed")
+
+
+async def _start() -> None:
+    """Stop the turn clocks for the time no server ran, then beat, sweep and resume live games."""
+    from . import clocks
+    try:
+        await sync_to_async(clocks.resume, thread_sensitive=False)()
+    except Exception:  # e.g. a database not migrated yet: serve anyway
+        log.exception("resuming the turn clocks failed")
+    MAIN_LOOP.create_task(sync_to_async(resume_all, thread_sensitive=False)())
+    MAIN_LOOP.create_task(_sweep_forever())
+    MAIN_LOOP.create_task(_beat_forever())
+
+
 def resume_all() -> None:
     """After a restart: restart bot moves and clocks of every live game."""
     from django.db import close_old_connections
@@ -92,15 +117,17 @@ def resume_all() -> None:
 
 
 class ServerLoop:
-    """ASGI wrapper that records the server's event loop and resumes live games on the first request."""
+    """ASGI wrapper that records the server's event loop and, on the first request, stops the turn clocks for
+    the time no server ran (requests wait for that) and resumes live games."""
 
     def __init__(self, app):
         self.app = app
 
     async def __call__(self, scope, receive, send):
-        global MAIN_LOOP
+        global MAIN_LOOP, _STARTING
         if MAIN_LOOP is None:
             MAIN_LOOP = asyncio.get_running_loop()
-            MAIN_LOOP.create_task(sync_to_async(resume_all, thread_sensitive=False)())
-            MAIN_LOOP.create_task(_sweep_forever())
+            _STARTING = MAIN_LOOP.create_task(_start())
+        if not _STARTING.done() and MAIN_LOOP is asyncio.get_running_loop():
+            await asyncio.shield(_STARTING)  # no clock is read before it is set right
         return await self.app(scope, receive, send)

@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from . import positions
 from .bots import LEVELS, levels_for
-from .engine import CHANCE, IllegalAction, InvalidParams, Result, load_game, registered_names
+from .engine import CHANCE, RESIGN, IllegalAction, InvalidParams, Result, load_game, registered_names
 from .engine.history import apply_record
 from .models import Game, PendingAction, Seat, Turn
 from .signals import game_changed
@@ -313,11 +313,21 @@ def _finish(game: Game, result: Result | None, ending: str, status: str = Game.S
 
 
 def resign(game_id: str, token: str | None) -> Game:
+    """The seat of ``token`` gives up. Where the game lets a seat drop out (``State.can_drop_out``: three or
+    more seats) it leaves and the others play on: the turn log records ``{RESIGN: side}`` so that a replay
+    does the same. Otherwise the game ends and the other seats share the win."""
     with transaction.atomic():
         game = get_game(game_id, lock=True)
         seat = seat_for_token(game, token)
         if game.is_over:
             raise Conflict("the game is already over")
+        if game.turns.filter(actions={RESIGN: seat.side}).exists():
+            raise Conflict(f"{seat.side} has already resigned: the others play on")
+        if game.status == Game.Status.ACTIVE:
+            state = current_state(game)
+            if state.can_drop_out(seat.side):
+                _drop_out(game, state, seat.side)
+                return game
         sides = list(engine_for(game).info.players)
         others = [s for s in sides if s != seat.side]
         text = f"winner: {others[0]}" if len(others) == 1 else f"{seat.side} resigned"
@@ -327,6 +337,21 @@ def resign(game_id: str, token: str | None) -> Game:
         game.save()
         _after_commit(game)
     return game
+
+
+def _drop_out(game: Game, state, side: str) -> None:
+    """``side`` leaves a game that goes on without it (its own turn record); the seat to move keeps its clock
+    unless the turn passed to another seat. Should that leave the game over, it ended by resignation."""
+    to_act, started = list(game.to_act), game.turn_started
+    game.pending.all().delete()  # a choice made for this turn is void: the seats still in choose again
+    _log_turn(game, state, {RESIGN: side})
+    _advance(game, state)
+    if game.is_over:
+        game.ending = Game.Ending.RESIGNATION
+    elif game.to_act == to_act:
+        game.turn_started = started
+    game.save()
+    _after_commit(game, as_saved=True)
 
 
 def abort(game_id: str, reason: str = "aborted by staff") -> Game:

@@ -182,13 +182,21 @@ class LiveServer:
             proc.kill()
             proc.wait(timeout=10)
 
-    def kill_and_restart(self) -> None:
-        """SIGKILL the server (no cleanup at all, as a crash) and start a new one on the same database."""
+    def kill(self) -> None:
+        """SIGKILL the server (no cleanup at all, as a crash); ``restart()`` starts it again."""
         proc, self.process = self.process, None
         if proc is not None:
             proc.kill()
             proc.wait(timeout=10)
+
+    def restart(self) -> None:
+        """Start a new server on the same database (after ``kill()``)."""
         self._start_daphne()
+
+    def kill_and_restart(self) -> None:
+        """SIGKILL the server and start a new one on the same database at once."""
+        self.kill()
+        self.restart()
 
     def stop(self) -> None:
         self._terminate()

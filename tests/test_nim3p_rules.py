@@ -15,7 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.bots.base import RandomBot
-from games.engine import IllegalAction, InvalidParams
+from games.engine import RESIGN, IllegalAction, InvalidParams
+from games.engine.history import fold
 from games.nim3p import bots, make_game
 from games.nim3p.ui import UI
 
@@ -315,3 +316,67 @@ def test_rules_and_bots_do_not_import_django():
     code = ("import games.nim3p, games.nim3p.rules, games.nim3p.bots, games.nim3p.ui, sys; "
             "sys.exit(1 if any(m == 'django' or m.startswith('django.') for m in sys.modules) else 0)")
     assert subprocess.run([sys.executable, "-c", code], cwd=BASE_DIR, env=env, timeout=60).returncode == 0
+
+
+# --- resigning: the seat is skipped, the player after the last taker is the next seat still in ------------
+
+def test_a_resigned_seat_is_skipped_and_the_next_seat_in_after_the_last_taker_wins():
+    s = GAME.new_initial_state()
+    s.apply_action("p0", (0, 2))
+    assert s.can_drop_out("p2")
+    turn = s.resign("p2")
+    assert turn.actions == {RESIGN: "p2"} and turn.events == [{"resigned": "p2"}]
+    assert s.players_to_act() == ["p1"] and s.to_json()["out"] == ["p2"] and not s.can_drop_out("p2")
+    order = []
+    for action in [(1, 5), (0, 3), (2, 5)]:  # p1, p0, p1: p1 takes the last item
+        order.append(s.players_to_act()[0])
+        last = s.apply_action(order[-1], action)
+    assert order == ["p1", "p0", "p1"]
+    assert last.events == [{"last_item": "p1", "winner": "p0"}]  # p0 follows p1 (p2 is skipped)
+    assert s.result().returns == {"p0": 1.0, "p1": 0.0, "p2": 0.0} and s.result().text == "winner: p0"
+    assert rule_of(GAME.state_from_json(s.to_json()), "p2", (0, 1)) == "the game is over"
+
+
+def test_resigning_when_to_move_passes_the_turn_and_the_last_seat_in_wins_with_no_extra_rule():
+    s = EXTRA.new_initial_state()
+    s.resign("p0")
+    assert s.players_to_act() == ["p1"]
+    with pytest.raises(IllegalAction):
+        s.check_action("p0", (0, 1))
+    turn = s.resign("p2")
+    assert s.is_terminal() and turn.events == [{"resigned": "p2"}, {"winner": "p1"}]
+    assert s.result().returns == {"p0": 0.0, "p1": 1.0, "p2": 0.0}  # no 0.2 once a seat resigned
+    assert EXTRA.state_from_json(s.to_json()).to_json() == s.to_json()
+
+
+def test_random_games_with_resignations_replay_and_round_trip():
+    for seed in range(40):
+        rng = random.Random(seed)
+        s, records = EXTRA.new_initial_state(), []
+        while not s.is_terminal():
+            if rng.random() < 0.15:
+                seat = rng.choice([p for p in SEATS if s.can_drop_out(p)])
+                records.append(s.resign(seat).actions)
+            else:
+                seat = s.players_to_act()[0]
+                action = rng.choice(s.legal_actions(seat))
+                records.append({seat: list(action)})
+                s.apply_action(seat, action)
+            assert EXTRA.state_from_json(s.to_json()).to_json() == s.to_json()
+        assert fold(EXTRA, records).to_json() == s.to_json()
+        assert all(s.result().returns[r[RESIGN]] == 0.0 for r in records if RESIGN in r)
+    bad = s.to_json()
+    for out in (["p9"], ["p0", "p0"], ["p0", "p1", "p2"], "p0"):
+        with pytest.raises(ValueError):
+            EXTRA.state_from_json({**bad, "out": out})
+
+
+def test_the_ui_says_who_resigned():
+    ui = UI(GAME)
+    s = GAME.new_initial_state()
+    s.resign("p1")
+    assert ui.seat_stats(s.to_json(), "p1") == [("Out", "resigned")]
+    assert ui.seat_stats(s.to_json(), "p2") == [("Wins if", "P0 takes the last item")]
+    assert ui.event_words({"resigned": "p1"}) == "P1 resigns and is skipped from now on"
+    s.resign("p2")
+    assert ui.result_reason(s.result().to_json(), s.to_json()) == "P1 and P2 resigned; P0 won."

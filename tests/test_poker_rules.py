@@ -15,7 +15,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.engine import CHANCE, IllegalAction, InvalidParams
+from games.engine import CHANCE, RESIGN, IllegalAction, InvalidParams
+from games.engine.history import fold
 from games.poker import make_game
 from games.poker.bots import BOTS
 from games.poker.rules import ACTIONS, MAX_HANDS, big_blind_at, hand_name, hand_value, secrets, side_pots
@@ -535,3 +536,94 @@ def test_rules_and_bots_do_not_import_django():
             "bad = [m for m in sys.modules if m == 'django' or m.startswith('django.')]; "
             "sys.exit(1 if bad else 0)")
     assert subprocess.run([sys.executable, "-c", code], cwd=BASE_DIR, env=env, timeout=60).returncode == 0
+
+
+# --- resigning (three or more seats: fold at once, sit out the rest of the game) ---------------------------
+
+def test_a_seat_that_resigns_folds_at_once_and_sits_out_while_the_others_play_on():
+    s = make_game(players=3).new_initial_state()
+    deal(s, "Ah", "2c", "7d", "Ad", "3c", "8d")  # p1 A-A, p2 2-3, p0 7-8
+    assert s.players_to_act() == ["p0"] and s.can_drop_out("p1")
+    turn = s.resign("p1")  # not its turn: it folds out of turn, p0 still to act
+    assert turn.actions == {RESIGN: "p1"} and {"resigned": "p1"} in turn.events
+    assert s.players_to_act() == ["p0"] and s.to_json()["seats"][1]["status"] == "folded"
+    assert s.to_json()["seats"][1]["resigned"] and not s.can_drop_out("p1")
+    with pytest.raises(IllegalAction):
+        s.resign("p1")
+    act(s, "call", "check")
+    deal(s, "Kc", "Ks", "9h")
+    act(s, "check", "check")  # p2 first after the flop (p1 folded), then p0
+    deal(s, "Jd")
+    act(s, "check", "check")
+    turn = s.apply_chance("river:Qh")
+    act(s, "check", "check")
+    obs = s.to_json()
+    # Hand 2: p1 is not dealt in; heads-up between p2 (button, small blind) and p0.
+    assert obs["hand"] == 2 and [d["status"] for d in obs["seats"]] == ["active", "out", "active"]
+    assert obs["button"] == "p2" and obs["seats"][1]["chips"] == 990  # its chips stay, out of play
+    rng = random.Random(3)
+    while not s.is_terminal():
+        if s.is_chance_node():
+            s.apply_chance(rng.choice(s.chance_outcomes())[0])
+        else:
+            seat = s.players_to_act()[0]
+            assert seat != "p1"
+            s.apply_action(seat, rng.choice(s.legal_actions(seat)))
+    result = s.result()
+    assert result.returns["p1"] == 0.0 and result.winners and "p1" not in result.winners
+
+
+def test_the_seat_to_act_resigning_passes_the_turn_and_the_last_seat_in_wins():
+    s = make_game(players=3).new_initial_state()
+    deal(s, "Ah", "2c", "7d", "Ad", "3c", "8d")
+    s.resign("p0")  # to act: p1 (small blind) is next
+    assert s.players_to_act() == ["p1"]
+    turn = s.resign("p1")  # p2, the big blind, is the last seat in the hand and in the game
+    assert s.is_terminal() and s.result().winners == ["p2"]
+    assert s.result().text == "p2 wins: the last player with chips"
+    assert any("game_over" in e for e in turn.events)
+    assert not s.can_drop_out("p2")
+
+
+def test_the_most_chips_of_the_seats_still_in_win_at_the_hand_limit():
+    s = make_game(players=3).new_initial_state()
+    s.hand, s.chips = MAX_HANDS - 1, [1500, 1000, 490]  # p0 leads, then resigns
+    deal(s, "Ah", "2c", "7d", "Ad", "3c", "8d")
+    s.resign("p0")
+    act(s, "fold")  # p1 folds: p2 takes the blinds; the next hand is the last
+    while not s.is_terminal():
+        if s.is_chance_node():
+            s.apply_chance(s.chance_outcomes()[0][0])
+        else:
+            act(s, "fold")
+    assert "p0" not in s.result().winners and s.result().returns["p0"] == 0.0
+
+
+def test_two_seats_cannot_drop_out_and_a_log_with_resignations_replays():
+    two = make_game(players=2).new_initial_state()
+    assert not two.can_drop_out("p0")
+    with pytest.raises(IllegalAction):
+        two.resign("p0")
+    game = make_game(players=4)
+    for seed in range(6):
+        rng = random.Random(seed)
+        s, records = game.new_initial_state(), []
+        while not s.is_terminal():
+            seats = [p for p in game.info.players if s.can_drop_out(p)]
+            if len(seats) > 1 and rng.random() < 0.02:
+                records.append(s.resign(rng.choice(seats)).actions)
+            elif s.is_chance_node():
+                outcome = rng.choice(s.chance_outcomes())[0]
+                records.append({CHANCE: outcome})
+                s.apply_chance(outcome)
+            else:
+                seat = s.players_to_act()[0]
+                action = rng.choice(s.legal_actions(seat))
+                records.append({seat: action})
+                s.apply_action(seat, action)
+            data = s.to_json()
+            assert sum(d["chips"] + d["total"] for d in data["seats"]) == 4 * 1000
+            assert game.state_from_json(json.loads(json.dumps(data))).to_json() == data
+        assert fold(game, records).to_json() == s.to_json()
+        gave_up = [r[RESIGN] for r in records if RESIGN in r]
+        assert all(s.result().returns[p] == 0.0 for p in gave_up)

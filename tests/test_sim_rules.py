@@ -15,7 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.bots.base import RandomBot
-from games.engine import IllegalAction, InvalidParams
+from games.engine import RESIGN, IllegalAction, InvalidParams
+from games.engine.history import fold
 from games.sim import bots, make_game
 from games.sim.rules import completes, final_returns
 from games.sim.ui import UI
@@ -398,3 +399,52 @@ def test_rules_and_bots_do_not_import_django():
     code = ("import games.sim, games.sim.rules, games.sim.bots, games.sim.ui, sys; "
             "sys.exit(1 if any(m == 'django' or m.startswith('django.') for m in sys.modules) else 0)")
     assert subprocess.run([sys.executable, "-c", code], cwd=BASE_DIR, env=env, timeout=60).returncode == 0
+
+
+# --- resigning with three players: the seat drops out as if it had lost (rule 4) ---------------------------
+
+def test_a_resigned_seat_drops_out_its_edges_stay_and_the_others_go_on():
+    s, _ = play(THREE, "0-1")  # Black
+    assert s.can_drop_out("blue") and not GAME.new_initial_state().can_drop_out("black")
+    turn = s.resign("white")  # White is to move: the turn passes to Blue
+    assert turn.actions == {RESIGN: "white"} and turn.events == [{"resigned": "white"}, {"out": "white"}]
+    assert s.players_to_act() == ["blue"] and s.to_json()["out"] == ["white"]
+    assert s.to_json()["resigned"] == ["white"] and s.to_json()["triangles"] == []
+    assert rule_of(s, "white", (2, 3)) == "white is out (resigned)"
+    s.apply_action("blue", (0, 2))
+    assert s.players_to_act() == ["black"]  # Blue, Black, Blue, ...
+    assert THREE.state_from_json(s.to_json()).to_json() == s.to_json()
+    s.resign("blue")
+    assert s.is_terminal() and s.result().text == "winner: black"
+    assert s.result().returns == {"black": 1.0, "white": 0.0, "blue": 0.0}
+    assert THREE.state_from_json(s.to_json()).to_json() == s.to_json()
+
+
+def test_a_resignation_counts_for_the_coalition_as_a_drop_out():
+    s, _ = play(COALITION, "0-1")
+    s.resign("black")  # Black out: White and Blue play on (rule 6 runs as rule 4) and share the win
+    while not s.is_terminal():
+        seat = s.players_to_act()[0]
+        assert seat != "black"
+        s.apply_action(seat, s.legal_actions(seat)[0])
+    assert s.result().returns == {"black": 0.0, "white": 0.5, "blue": 0.5}
+
+
+def test_random_games_with_resignations_replay_round_trip_and_the_bots_play_on():
+    for seed in range(30):
+        rng = random.Random(seed)
+        s, records = THREE.new_initial_state(), []
+        while not s.is_terminal():
+            if rng.random() < 0.1:
+                records.append(s.resign(rng.choice([p for p in THREE.info.players if s.can_drop_out(p)])).actions)
+                continue
+            seat = s.players_to_act()[0]
+            action = (bots.BOTS["strong"](THREE, seat, seed=seed, seconds=0.02).choose(s) if seed % 3 == 0
+                      else rng.choice(s.legal_actions(seat)))
+            records.append({seat: list(action)})
+            s.apply_action(seat, action)
+            assert THREE.state_from_json(s.to_json()).to_json() == s.to_json()
+        assert fold(THREE, records).to_json() == s.to_json()
+        assert all(s.result().returns[r[RESIGN]] == 0.0 for r in records if RESIGN in r)
+    with pytest.raises(ValueError):
+        THREE.state_from_json({**s.to_json(), "resigned": ["black", "black"]})

@@ -347,7 +347,12 @@ def test_swiss_with_an_account_and_a_bye(client, ann, django_user_model):
     bob = django_user_model.objects.create_user("bob", password="pw-bob-123")
     t = services.create_tournament(name="Swiss", kind="tic_tac_toe", format="swiss", usernames=["ann"],
                                    bots=["random", "greedy", "strong", "perfect"], games_per_pairing=1, user=bob)
-    assert t.rounds == 3  # ceil(log2(5))
+    assert t.status == "open" and not Pairing.objects.exists() and not Game.objects.exists()  # Ann is invited
+    client.force_login(ann)
+    assert f'action="/tournaments/{t.pk}/accept"' in client.get("/tournaments").content.decode()
+    assert client.post(f"/tournaments/{t.pk}/accept").status_code == 302
+    t.refresh_from_db()
+    assert t.status == "running" and t.rounds == 3  # ceil(log2(5))
     assert set(Pairing.objects.values_list("round", flat=True)) == {1}  # round 2 waits for round 1's results
     first = list(Pairing.objects.filter(round=1))
     assert len(first) == 3 and [p.second for p in first].count(None) == 1
@@ -484,3 +489,102 @@ def test_admin_pages_and_advance_action(client, django_user_model, ann):
     response = client.post("/admin/tournaments/tournament/", {"action": "advance_now", "_selected_action": [t.pk]},
                            follow=True)
     assert response.status_code == 200 and "0 games created." in response.content.decode()
+
+
+# --- entering by accepting, and the rate of creation ----------------------------------------------------
+
+@pytest.fixture
+def bob(django_user_model):
+    return django_user_model.objects.create_user("bob", password="pw-bob-123")
+
+
+@pytest.fixture
+def cat(django_user_model):
+    return django_user_model.objects.create_user("cat", password="pw-cat-123")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_account_listed_by_another_is_invited_and_only_accepted_entrants_are_paired(client, ann, bob, cat):
+    client.force_login(ann)
+    response = client.post("/tournaments", form(usernames="ann, bob, cat", bots=["random"], games_per_pairing="1"))
+    t = Tournament.objects.get()
+    assert response.status_code == 302 and t.status == "open"
+    assert "starts once the accounts you invited have answered" in client.get(response["Location"]).content.decode()
+    assert not Game.objects.exists() and not Pairing.objects.exists()  # nobody is entered for anyone
+    assert dict(t.entrants.values_list("name", "status")) == {"ann": "accepted", "bob": "invited", "cat": "invited",
+                                                              "bot (random)": "accepted"}
+    # Bob finds the invitation on the list and accepts it there; the tournament still waits for Cat.
+    client.force_login(bob)
+    assert f'action="/tournaments/{t.pk}/accept"' in client.get("/tournaments").content.decode()
+    response = client.post(f"/tournaments/{t.pk}/accept", follow=True)
+    assert "You have entered the tournament." in response.content.decode()
+    t.refresh_from_db()
+    assert t.status == "open" and not Game.objects.exists()
+    again = client.post(f"/tournaments/{t.pk}/accept", HTTP_ACCEPT="application/json")
+    assert again.status_code == 409 and "already answered" in again.json()["error"]
+    # Cat declines from the tournament page: the last answer starts it, without her.
+    client.force_login(cat)
+    page = client.get(f"/tournaments/{t.pk}").content.decode()
+    assert "You are invited to play in this tournament." in page and f'/tournaments/{t.pk}/decline' in page
+    client.post(f"/tournaments/{t.pk}/decline")
+    t.refresh_from_db()
+    assert t.status == "running" and t.rounds == 3  # a round robin of three: one sits out each round
+    paired = {e for p in Pairing.objects.all() for e in (p.first.name, p.second and p.second.name) if e}
+    assert paired == {"ann", "bob", "bot (random)"}
+    assert not Seat.objects.filter(user=cat).exists() and Seat.objects.filter(user=bob).exists()
+    assert [r["entrant"].name for r in services.table(t).rows] and \
+        {r["entrant"].name for r in services.table(t).rows} == paired
+    # Someone not invited cannot answer; a program gets JSON.
+    response = client.post(f"/tournaments/{t.pk}/accept", HTTP_ACCEPT="application/json")
+    assert response.status_code == 409 and response.json() == {"error": "the tournament is no longer waiting for "
+                                                                         "entrants"}
+    client.logout()
+    response = client.post(f"/tournaments/{t.pk}/accept", HTTP_ACCEPT="application/json")
+    assert response.status_code == 403 and response.json() == {"error": "you are not invited to this tournament"}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_creator_can_start_without_waiting_and_a_tournament_nobody_accepts_is_cancelled(client, ann, bob, cat):
+    client.force_login(ann)
+    client.post("/tournaments", form(name="Now", usernames="ann, bob", bots=["random"], games_per_pairing="1"))
+    t = Tournament.objects.get(name="Now")
+    client.force_login(bob)
+    response = client.post(f"/tournaments/{t.pk}/start", HTTP_ACCEPT="application/json")
+    assert response.status_code == 403 and Tournament.objects.get(pk=t.pk).status == "open"
+    client.force_login(ann)
+    assert "Start now with those who accepted" in client.get(f"/tournaments/{t.pk}").content.decode()
+    client.post(f"/tournaments/{t.pk}/start")
+    t.refresh_from_db()
+    assert t.status == "running" and t.entrants.get(name="bob").status == "unanswered"
+    assert set(Game.objects.values_list("seats__bot_level", flat=True)) == {"", "random"}
+    assert not Seat.objects.filter(user=bob).exists()
+    client.force_login(bob)
+    assert client.post(f"/tournaments/{t.pk}/accept", HTTP_ACCEPT="application/json").status_code == 409
+
+    client.force_login(ann)
+    client.post("/tournaments", form(name="Nobody", usernames="bob, cat", bots=[], games_per_pairing="1"))
+    t = Tournament.objects.get(name="Nobody")
+    for user in (bob, cat):
+        client.force_login(user)
+        client.post(f"/tournaments/{t.pk}/decline")
+    t.refresh_from_db()
+    assert t.status == "cancelled" and not Pairing.objects.filter(tournament=t).exists()
+    assert "Fewer than two entrants accepted" in client.get(f"/tournaments/{t.pk}").content.decode()
+
+
+@pytest.mark.django_db
+def test_creating_tournaments_is_rate_limited_per_address_like_creating_games(client, ann, settings):
+    from django.core.cache import cache
+    from games import ratelimit
+    settings.RATE_LIMITS = 1
+    cache.clear()
+    client.force_login(ann)
+    allowed, _ = ratelimit.LIMITS["create"]
+    for n in range(allowed):
+        assert client.post("/tournaments", form(name=f"T{n}", bots=["random", "greedy"],
+                                                games_per_pairing="1")).status_code == 302
+    refused = client.post("/tournaments", form(name="one too many", bots=["random", "greedy"]))
+    assert refused.status_code == 429 and "Too many requests" in refused.content.decode()
+    assert 1 <= int(refused["Retry-After"]) <= 60
+    assert Tournament.objects.count() == allowed and not Tournament.objects.filter(name="one too many").exists()
+    cache.clear()

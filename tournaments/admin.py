@@ -10,7 +10,7 @@ from .models import Entrant, Pairing, Tournament, TournamentGame
 
 class EntrantInline(admin.TabularInline):
     model = Entrant
-    fields = ("seed", "name", "user", "bot_level")
+    fields = ("seed", "name", "user", "bot_level", "status")
     readonly_fields = fields
     extra = 0
     can_delete = False

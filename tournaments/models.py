@@ -1,5 +1,9 @@
 """Tournaments: entrants (accounts or server bots), pairings per round, and the games each pairing plays.
 
+An account enters only by accepting: listed by someone else it is ``INVITED`` until it accepts or declines; a
+tournament with invitations unanswered is ``OPEN`` and is paired, with its accepted entrants only, once none
+is left (``services.answer``, ``services.start_now``).
+
 A ``Pairing`` is two entrants meeting in a round (``second`` empty: ``first`` has a bye or, in a round robin,
 sits out). Each of its ``games_per_pairing`` games is a ``TournamentGame`` row made in the same transaction
 as the ``games.Game`` it points to; the unique (pairing, number) constraint means a game is never created
@@ -17,14 +21,17 @@ class Tournament(models.Model):
         SWISS = "swiss", "Swiss"
 
     class Status(models.TextChoices):
+        OPEN = "open", "Waiting for entrants"
         RUNNING = "running", "Running"
         FINISHED = "finished", "Finished"
+        CANCELLED = "cancelled", "Cancelled"
 
     name = models.CharField(max_length=100)
     kind = models.CharField("game", max_length=32, db_index=True)
     params = models.JSONField(default=dict, blank=True, help_text="The game's parameters (complete)")
     format = models.CharField(max_length=12, choices=Format.choices, default=Format.ROUND_ROBIN)
-    rounds = models.PositiveSmallIntegerField(help_text="Rounds in all (a round robin: one per opponent)")
+    rounds = models.PositiveSmallIntegerField(help_text="Rounds in all (a round robin: one per opponent); "
+                                              "0 while open: a Swiss's default, set when it starts")
     games_per_pairing = models.PositiveSmallIntegerField(default=1, help_text="Seats alternate game by game")
     turn_seconds = models.PositiveIntegerField(null=True, blank=True, help_text="Per-turn time limit")
     bot_seconds = models.FloatField(null=True, blank=True, help_text="Server bots' thinking time per move")
@@ -45,12 +52,20 @@ class Tournament(models.Model):
 
 
 class Entrant(models.Model):
+    class Status(models.TextChoices):
+        INVITED = "invited", "Invited"
+        ACCEPTED = "accepted", "Accepted"
+        DECLINED = "declined", "Declined"
+        UNANSWERED = "unanswered", "Did not answer"  # the creator started without waiting
+
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entrants")
     seed = models.PositiveSmallIntegerField(help_text="Entry order (1 first): the last resort between equals")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                              related_name="tournament_entries")
     bot_level = models.CharField(max_length=16, blank=True, help_text="A server bot's level (else an account)")
     name = models.CharField(max_length=60)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACCEPTED, db_index=True,
+                              help_text="Server bots and the creator are accepted at once; other accounts accept")
 
     class Meta:
         ordering = ["tournament", "seed"]

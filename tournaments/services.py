@@ -1,5 +1,5 @@
-"""Every change to a tournament: creating one, advancing it (its games, the next Swiss round, its end), and
-handing an account its seat in one of its games. Each is one function, one transaction, a row lock on the
+"""Every change to a tournament: creating one, an account's answer to its invitation, starting it, advancing
+it (its games, the next Swiss round, its end), and handing an account its seat in one of its games. Each is one function, one transaction, a row lock on the
 tournament (or the game); games are made through ``games.services.create_game`` like any other game.
 
 ``advance`` is idempotent: it creates the game of every pairing and game number whose entrants are free
@@ -8,6 +8,11 @@ tournament (or the game); games are made through ``games.services.create_game`` 
 the tournament finished once every game is over. It runs on creation, from ``on_game_changed`` when a
 tournament game ends, when a page finds a running tournament with nothing in play (a repair, should a
 receiver ever fail), and from ``manage.py tournament advance``.
+
+An account enters only by accepting: ``create_tournament`` enters the creator (if listed) and server bots at
+once and invites every other account listed; while an invitation is unanswered the tournament is open (no
+pairing, no game). ``answer`` records an account's acceptance or refusal, ``start_now`` lets the creator stop
+waiting; once nobody is left to answer, ``_start`` pairs the accepted entrants (fewer than two: cancelled).
 
 Scores come from each game's outcome: a win 1, a draw ½, a loss 0 (``game_points``); an aborted game
 scores nothing for either entrant and counts as not played. A Swiss bye scores as won games.
@@ -132,31 +137,88 @@ def create_tournament(*, name: str, kind: str, format: str = Tournament.Format.R
         raise BadRequest(f"a tournament needs from 2 to {MAX_ENTRANTS} entrants (accounts and bots); got {count}")
     if format == Tournament.Format.ROUND_ROBIN:
         rounds = pairing.round_robin_rounds(count)
-    elif rounds is None:
-        rounds = default_swiss_rounds(count)
-    else:
+    elif rounds is not None:
         rounds = _whole(rounds, f"rounds (with {count} entrants)", 1, count - 1)
-    total = planned_games(format, count, rounds, games_per_pairing)
+    total = planned_games(format, count, rounds or default_swiss_rounds(count), games_per_pairing)
     if total > MAX_GAMES:
         raise BadRequest(f"that is {total} games; a tournament may have at most {MAX_GAMES}")
 
     with transaction.atomic():
         t = Tournament.objects.create(
-            name=name, kind=kind, params=dict(eg.params), format=format, rounds=rounds,
-            games_per_pairing=games_per_pairing, turn_seconds=turn_seconds,
+            name=name, kind=kind, params=dict(eg.params), format=format, rounds=rounds or 0,
+            games_per_pairing=games_per_pairing, turn_seconds=turn_seconds, status=Tournament.Status.OPEN,
             bot_seconds=float(bot_seconds) if bot_seconds is not None else None, created_by=user)
-        entrants = [Entrant(tournament=t, seed=i, user=accounts[u], name=u[:60])
+        entrants = [Entrant(tournament=t, seed=i, user=accounts[u], name=u[:60],
+                            status=Entrant.Status.ACCEPTED if accounts[u].pk == user.pk else Entrant.Status.INVITED)
                     for i, u in enumerate(wanted, start=1)]
         entrants += [Entrant(tournament=t, seed=len(wanted) + i, bot_level=level, name=f"bot ({level})")
                      for i, level in enumerate(bots, start=1)]
         for e in entrants:
             e.save()
-        if format == Tournament.Format.ROUND_ROBIN:
-            for number, pairs in enumerate(pairing.round_robin([e.pk for e in entrants]), start=1):
-                Pairing.objects.bulk_create([Pairing(tournament=t, round=number, board=board, first_id=a, second_id=b)
-                                             for board, (a, b) in enumerate(pairs, start=1)])
-        advance(t.pk)
+        if not any(e.status == Entrant.Status.INVITED for e in entrants):
+            _start(t)
     return t
+
+
+# --- invitations and the start ----------------------------------------------------------------------------
+
+def _locked(tournament_id) -> Tournament:
+    try:
+        return Tournament.objects.select_for_update().get(pk=tournament_id)
+    except (Tournament.DoesNotExist, ValueError, TypeError):
+        raise NotFound(f"no tournament {str(tournament_id)[:20]!r}") from None
+
+
+def answer(tournament_id, user, accept: bool) -> Tournament:
+    """``user`` accepts (or declines) the invitation to enter; the last answer starts the tournament."""
+    with transaction.atomic():
+        t = _locked(tournament_id)
+        entry = t.entrants.filter(user_id=user.pk).first() if user is not None and user.is_authenticated else None
+        if entry is None:
+            raise Forbidden("you are not invited to this tournament")
+        if t.status != Tournament.Status.OPEN:
+            raise Conflict("the tournament is no longer waiting for entrants")
+        if entry.status != Entrant.Status.INVITED:
+            raise Conflict(f"you have already answered ({entry.get_status_display().lower()})")
+        entry.status = Entrant.Status.ACCEPTED if accept else Entrant.Status.DECLINED
+        entry.save(update_fields=["status"])
+        if not t.entrants.filter(status=Entrant.Status.INVITED).exists():
+            _start(t)
+    return t
+
+
+def start_now(tournament_id, user) -> Tournament:
+    """The creator (or staff) starts an open tournament with the entrants who have accepted so far."""
+    with transaction.atomic():
+        t = _locked(tournament_id)
+        if user is None or not user.is_authenticated or (t.created_by_id != user.pk and not user.is_staff):
+            raise Forbidden("only the tournament's creator can start it")
+        if t.status != Tournament.Status.OPEN:
+            raise Conflict("the tournament has already started")
+        t.entrants.filter(status=Entrant.Status.INVITED).update(status=Entrant.Status.UNANSWERED)
+        _start(t)
+    return t
+
+
+def _start(t: Tournament) -> None:
+    """Pair the accepted entrants (under the tournament's lock) and create the first games; with fewer than
+    two the tournament is cancelled."""
+    entrants = list(t.entrants.filter(status=Entrant.Status.ACCEPTED).order_by("seed"))
+    count = len(entrants)
+    if count < 2:
+        t.status, t.finished = Tournament.Status.CANCELLED, timezone.now()
+        t.save(update_fields=["status", "finished"])
+        return
+    if t.format == Tournament.Format.ROUND_ROBIN:
+        t.rounds = pairing.round_robin_rounds(count)
+        for number, pairs in enumerate(pairing.round_robin([e.pk for e in entrants]), start=1):
+            Pairing.objects.bulk_create([Pairing(tournament=t, round=number, board=board, first_id=a, second_id=b)
+                                         for board, (a, b) in enumerate(pairs, start=1)])
+    else:
+        t.rounds = min(t.rounds, count - 1) if t.rounds else default_swiss_rounds(count)
+    t.status = Tournament.Status.RUNNING
+    t.save(update_fields=["rounds", "status"])
+    advance(t.pk)
 
 
 # --- advancing ------------------------------------------------------------------------------------------
@@ -168,9 +230,9 @@ def advance(tournament_id) -> list[Game]:
             t = Tournament.objects.select_for_update().get(pk=tournament_id)
         except (Tournament.DoesNotExist, ValueError, TypeError):
             raise NotFound(f"no tournament {str(tournament_id)[:20]!r}") from None
-        if t.status == Tournament.Status.FINISHED:
+        if t.status != Tournament.Status.RUNNING:
             return []
-        entrants = {e.pk: e for e in t.entrants.all()}
+        entrants = {e.pk: e for e in t.entrants.filter(status=Entrant.Status.ACCEPTED)}
         pairings = list(t.pairings.all())
         tgames = list(TournamentGame.objects.filter(pairing__tournament=t).select_related("game"))
         made = {(tg.pairing_id, tg.number) for tg in tgames}
@@ -347,7 +409,7 @@ class Table:
 
 def table(t: Tournament) -> Table:
     """The standings and every round's pairings and games, from the games' outcomes."""
-    entrants = {e.pk: e for e in t.entrants.select_related("user")}
+    entrants = {e.pk: e for e in t.entrants.filter(status=Entrant.Status.ACCEPTED).select_related("user")}
     pairings = list(t.pairings.all())
     tgames = list(TournamentGame.objects.filter(pairing__tournament=t)
                   .select_related("game").prefetch_related("game__seats"))
@@ -382,6 +444,6 @@ def table(t: Tournament) -> Table:
             "bye_points": float(t.games_per_pairing) if (p.second_id is None and fmt == pairing.SWISS) else None,
         })
     over = sum(tg.is_over for tg in tgames)
-    planned = planned_games(t.format, len(entrants), t.rounds, t.games_per_pairing)
+    planned = planned_games(t.format, len(entrants), t.rounds, t.games_per_pairing) if len(entrants) > 1 else 0
     return Table(pairing.TIEBREAKS[fmt], rows, [{"number": n, "pairings": ps} for n, ps in sorted(rounds.items())],
                  over, planned)

@@ -1,24 +1,25 @@
-"""Tournament pages: the list and the create form, a tournament's live standings and rounds (an htmx
-fragment polled while it runs), the results as CSV, and an account's way into its own games. Thin: parse,
-call one service, render."""
+"""Tournament pages: the list and the create form (creations rate-limited per address as games' are), an
+account's invitations and its answer, a tournament's live standings and rounds (an htmx fragment polled while
+it runs), the results as CSV, and an account's way into its own games. Thin: parse, call one service, render."""
 from __future__ import annotations
 
 import csv
 
 from django.contrib import messages
-from django.db.models import Count
+from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from games import seatsession
+from games import ratelimit, seatsession
 from games.engine import load_game, registered_names
+from games.middleware import too_many
 from games.views import not_found
 
 from . import services
 from .forms import TournamentForm
-from .models import Tournament
+from .models import Entrant, Tournament
 
 LIST_LIMIT = 50
 POLL = "every 3s"  # the standings fragment, while the tournament runs
@@ -29,12 +30,18 @@ def _title(kind: str) -> str:
 
 
 def _list_page(request: HttpRequest, form: TournamentForm | None, status: int = 200) -> HttpResponse:
-    tournaments = list(Tournament.objects.annotate(entrant_count=Count("entrants"))[:LIST_LIMIT])
+    accepted = Count("entrants", filter=Q(entrants__status=Entrant.Status.ACCEPTED))
+    tournaments = list(Tournament.objects.annotate(entrant_count=accepted)[:LIST_LIMIT])
     for t in tournaments:
         t.title = _title(t.kind)
-    if form is None and request.user.is_authenticated:
-        form = TournamentForm()
-    return render(request, "tournaments/list.html", {"tournaments": tournaments, "form": form}, status=status)
+    invitations = []
+    if request.user.is_authenticated:
+        form = form or TournamentForm()
+        invitations = list(Entrant.objects.filter(user=request.user, status=Entrant.Status.INVITED,
+                                                  tournament__status=Tournament.Status.OPEN)
+                           .select_related("tournament__created_by"))
+    return render(request, "tournaments/list.html", {"tournaments": tournaments, "form": form,
+                                                      "invitations": invitations}, status=status)
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -44,6 +51,9 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         messages.error(request, "Log in to create a tournament.")
         return _list_page(request, None, status=403)
+    wait = ratelimit.hit("create", ratelimit.client_address(request.META))  # each one creates games
+    if wait:
+        return too_many(request, wait)
     form = TournamentForm(request.POST)
     if not form.is_valid():
         return _list_page(request, form, status=400)
@@ -52,7 +62,11 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
     except services.ServiceError as exc:
         form.add_error(None, exc.message)
         return _list_page(request, form, status=exc.status)
-    messages.success(request, f"Tournament “{t.name}” started.")
+    if t.status == Tournament.Status.OPEN:
+        messages.success(request, f"Tournament “{t.name}” created: it starts once the accounts you invited have "
+                                  "answered (or when you start it).")
+    else:
+        messages.success(request, f"Tournament “{t.name}” started.")
     return redirect(t)
 
 
@@ -78,8 +92,46 @@ def tournament_page(request: HttpRequest, pk: int) -> HttpResponse:
     if t is None:
         return not_found(request, f"There is no tournament {pk}.")
     ctx = _live_context(request, t)
+    user = request.user
     ctx["title"] = _title(t.kind)
+    ctx["entrants"] = list(t.entrants.all())
+    ctx["invited"] = t.status == Tournament.Status.OPEN and any(
+        e.user_id == user.pk and e.status == Entrant.Status.INVITED for e in ctx["entrants"])
+    ctx["can_start"] = t.status == Tournament.Status.OPEN and user.is_authenticated and (
+        t.created_by_id == user.pk or user.is_staff)
     return render(request, "tournaments/tournament.html", ctx)
+
+
+def _answered(request: HttpRequest, pk: int, call, done: str) -> HttpResponse:
+    """Run ``call()`` (a service); a program (``Accept: application/json``) gets JSON, a browser the page."""
+    wants_json = "application/json" in request.headers.get("Accept", "")
+    try:
+        t = call()
+    except services.ServiceError as exc:
+        if wants_json:
+            return JsonResponse({"error": exc.message}, status=exc.status)
+        if isinstance(exc, services.NotFound):
+            return not_found(request, exc.message)
+        messages.error(request, exc.message[:1].upper() + exc.message[1:] + ".")
+        return redirect("tournament", pk)
+    if wants_json:
+        return JsonResponse({"tournament": t.pk, "status": t.status})
+    messages.success(request, done)
+    return redirect(t)
+
+
+@require_POST
+def answer(request: HttpRequest, pk: int, choice: str) -> HttpResponse:
+    """An invited account accepts or declines (``choice``: ``accept`` or ``decline``)."""
+    accept = choice == "accept"
+    return _answered(request, pk, lambda: services.answer(pk, request.user, accept),
+                     "You have entered the tournament." if accept else "You have declined the invitation.")
+
+
+@require_POST
+def start(request: HttpRequest, pk: int) -> HttpResponse:
+    """The creator starts an open tournament without waiting for the remaining answers."""
+    return _answered(request, pk, lambda: services.start_now(pk, request.user), "The tournament has started.")
 
 
 @require_safe

@@ -14,7 +14,7 @@ from collections import Counter
 from typing import Any
 
 from games.engine import game_module, load_game
-from games.engine.api import CHANCE
+from games.engine.api import CHANCE, RESIGN
 from games.engine.history import apply_record
 
 JSON = Any
@@ -56,6 +56,6 @@ def analyse_positions(game_name: str, params: dict | None, turns: list[dict], po
 
 def actual_actions(game, turns: list[dict], n: int) -> dict | None:
     """The engine actions of turn ``n + 1`` (played at the position after ``n`` turns), or None."""
-    if n >= len(turns) or CHANCE in turns[n]:
+    if n >= len(turns) or CHANCE in turns[n] or RESIGN in turns[n]:
         return None
     return {seat: game.action_from_json(a, seat) for seat, a in turns[n].items()}

@@ -6,9 +6,10 @@ Pure Python, standard library only, never imports Django. A game is a package un
 """
 from __future__ import annotations
 
-from .api import (CHANCE, Action, Game, GameInfo, IllegalAction, InvalidParams, LogFormatError, ParsedLog, Result,
-                  State, Turn, check_params)
+from .api import (CHANCE, RESIGN, Action, Game, GameInfo, IllegalAction, InvalidParams, LogFormatError, ParsedLog,
+                  Result, State, Turn, check_params)
 from .registry import PACKAGES, game_module, load_game, registered_names
 
-__all__ = ["CHANCE", "Action", "Game", "GameInfo", "IllegalAction", "InvalidParams", "LogFormatError", "PACKAGES", "ParsedLog",
-           "Result", "State", "Turn", "check_params", "game_module", "load_game", "registered_names"]
+__all__ = ["CHANCE", "RESIGN", "Action", "Game", "GameInfo", "IllegalAction", "InvalidParams", "LogFormatError",
+           "PACKAGES", "ParsedLog", "Result", "State", "Turn", "check_params", "game_module", "load_game",
+           "registered_names"]

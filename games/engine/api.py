@@ -15,6 +15,7 @@ Action = Hashable
 JSON = Any
 
 CHANCE = "chance"  # the seat name under which a chance outcome is logged in a turn record
+RESIGN = "resign"  # a seat dropping out is logged as the turn record {RESIGN: seat} (``State.resign``)
 
 
 class InvalidParams(ValueError):
@@ -216,6 +217,19 @@ class State:
         if to_act != [player]:
             raise IllegalAction(player, action, f"not the only seat to act (to act: {', '.join(to_act) or 'none'})")
         return self.apply_actions({player: action})
+
+    # --- resigning ----------------------------------------------------------------------------------
+    def can_drop_out(self, player: str) -> bool:
+        """Whether ``player`` may resign and leave the others to play on (a game of three or more seats that
+        says what its rules make of it). False, the default: a resignation ends the game, every other seat
+        sharing the win (the server does that; the turn log records nothing)."""
+        return False
+
+    def resign(self, player: str) -> Turn:
+        """``player`` drops out (only where ``can_drop_out``): the others play on without it, and the state may
+        be terminal after (the last seat left wins, say). Logged as the turn record ``{RESIGN: player}``, so a
+        replay of the log reproduces it; the Turn's actions are that record."""
+        raise IllegalAction(player, RESIGN, "a seat cannot drop out of this game: resigning ends it")
 
     # --- views ----------------------------------------------------------------------------------------
     def observation(self, player: str | None) -> JSON:

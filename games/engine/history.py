@@ -1,21 +1,24 @@
 """The one fold of a turn log into states, used by the server, the replay viewer, the bots and log import.
 
 A turn record is what the server stores per resolved turn: a dict seat -> action in canonical JSON, or
-``{CHANCE: outcome}`` for a chance event. Folding applies them in order from the initial state; rules
-that look at history (repetitions) see the whole game, which a snapshot of the last position would lose.
+``{CHANCE: outcome}`` for a chance event, or ``{RESIGN: seat}`` for a seat dropping out (``State.resign``).
+Folding applies them in order from the initial state; rules that look at history (repetitions) see the whole
+game, which a snapshot of the last position would lose.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
 
-from .api import CHANCE, Game, IllegalAction, LogFormatError, ParsedLog, State, Turn
+from .api import CHANCE, RESIGN, Game, IllegalAction, LogFormatError, ParsedLog, State, Turn
 
 
 def apply_record(game: Game, state: State, record: Mapping[str, Any]) -> Turn:
     """Apply one stored turn record (canonical JSON) to ``state``; IllegalAction if it does not fit."""
     if CHANCE in record:
         return state.apply_chance(record[CHANCE])
+    if RESIGN in record:
+        return state.resign(record[RESIGN])
     return state.apply_actions({seat: game.action_from_json(a, seat) for seat, a in record.items()})
 
 

@@ -18,16 +18,29 @@ class UI(NimUI):
     def seat_name(self, seat: str) -> str:
         return seat.upper()
 
-    def _before(self, seat: str) -> str:
-        return SEATS[(SEATS.index(seat) - 1) % 3]
+    def _before(self, seat: str, out=()) -> str:
+        """The seat still in before ``seat``: its taking the last item makes ``seat`` win."""
+        i = SEATS.index(seat)
+        return next(SEATS[(i - k) % 3] for k in (1, 2) if SEATS[(i - k) % 3] not in out)
 
     def event_words(self, event) -> str:
-        if isinstance(event, dict) and "last_item" in event and "winner" in event:
+        if not isinstance(event, dict):
+            return ""
+        if "last_item" in event and "winner" in event:
             return (f"{self.seat_name(str(event['last_item']))} takes the last item: "
                     f"{self.seat_name(str(event['winner']))}, who follows, wins")
+        if "resigned" in event:
+            return f"{self.seat_name(str(event['resigned']))} resigns and is skipped from now on"
+        if "winner" in event:
+            return f"{self.seat_name(str(event['winner']))} is the last seat in and wins"
         return ""
 
     def result_reason(self, outcome: dict, observation) -> str:
+        out = (observation or {}).get("out")
+        if out:
+            winners = ", ".join(self.seat_name(s) for s in (outcome or {}).get("winners") or [])
+            gone = " and ".join(self.seat_name(s) for s in out)
+            return f"{gone} resigned; {winners} won."
         last = self.last_taker(observation)
         if last not in SEATS:
             return super().result_reason(outcome, observation)
@@ -42,7 +55,10 @@ class UI(NimUI):
         result = (observation or {}).get("result")
         if result:
             return [("Return", f"{result['returns'].get(seat, 0):g}")]
-        return [("Wins if", f"{self.seat_name(self._before(seat))} takes the last item")]
+        out = (observation or {}).get("out") or []
+        if seat in out:
+            return [("Out", "resigned")]
+        return [("Wins if", f"{self.seat_name(self._before(seat, out))} takes the last item")]
 
     def params(self) -> list[Param]:
         (h_lo, h_hi), (s_lo, s_hi) = LIMITS["heaps"], LIMITS["size"]

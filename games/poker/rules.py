@@ -10,6 +10,9 @@ Chance deals one card per chance node: an outcome is ``"<where>:<card>"``, where
 hole card (``"p3:As"``) or the street of a board card (``"flop:Td"``, ``"turn:2c"``, ``"river:Kh"``), so that
 ``Game.redact_record`` can hide another seat's hole cards from the record alone. The deck is never part of the
 state: the cards not dealt are unknown until chance draws them. Hands are ranked by phevaluator.
+
+With three or more seats a seat may resign (``resign``): it folds at once and sits out the rest of the game,
+its chips staying where they are but no longer counting; the others play on, and it ranks with the busted.
 """
 from __future__ import annotations
 
@@ -17,7 +20,7 @@ from typing import Mapping
 
 from phevaluator import evaluate_cards
 
-from games.engine.api import CHANCE, Game, GameInfo, IllegalAction, Result, State, Turn, short_repr
+from games.engine.api import CHANCE, RESIGN, Game, GameInfo, IllegalAction, Result, State, Turn, short_repr
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
@@ -160,10 +163,11 @@ def _state_from_json(game: Poker, data) -> "PokerState":
         for key in ("chips", "bet", "total", "raises"):
             if not _is_int(d[key]) or d[key] < 0:
                 raise ValueError(f"{key} of {d['seat']} must be a non-negative integer")
-        if not isinstance(d["acted"], bool) or not isinstance(d["shown"], bool) or d["status"] not in STATUSES:
+        if (not isinstance(d["acted"], bool) or not isinstance(d["shown"], bool) or d["status"] not in STATUSES
+                or not isinstance(d["resigned"], bool)):
             raise ValueError(f"bad flags of {d['seat']}")
         s.chips[i], s.bet[i], s.total[i], s.raises[i] = d["chips"], d["bet"], d["total"], d["raises"]
-        s.acted[i], s.shown[i] = d["acted"], d["shown"]
+        s.acted[i], s.shown[i], s.resigned[i] = d["acted"], d["shown"], d["resigned"]
         s.in_hand[i] = d["status"] != "out"
         s.folded[i] = d["status"] == "folded"
         s.hole[i] = [c for c in d["cards"] if c in CARD_ID]
@@ -186,7 +190,7 @@ def _state_from_json(game: Poker, data) -> "PokerState":
 
 class PokerState(State):
     __slots__ = ("game", "turn", "hand", "button", "street", "board", "chips", "bet", "total", "raises", "acted",
-                 "shown", "in_hand", "folded", "hole", "to_act", "over")
+                 "shown", "in_hand", "folded", "resigned", "hole", "to_act", "over")
 
     def __init__(self, game: Poker):
         n = len(game.seats)
@@ -204,6 +208,7 @@ class PokerState(State):
         self.shown = [False] * n  # hole cards revealed at this hand's showdown
         self.in_hand = [True] * n  # dealt into this hand (False: out of the game)
         self.folded = [False] * n
+        self.resigned = [False] * n  # resigned: folded at once, out of every later hand, ranked with the busted
         self.hole: list[list[str]] = [[] for _ in range(n)]
         self.to_act: int | None = None
         self.over = False
@@ -213,7 +218,7 @@ class PokerState(State):
         c.game, c.turn, c.hand, c.button, c.street = self.game, self.turn, self.hand, self.button, self.street
         c.to_act, c.over = self.to_act, self.over
         c.board = self.board[:]
-        for name in ("chips", "bet", "total", "raises", "acted", "shown", "in_hand", "folded"):
+        for name in ("chips", "bet", "total", "raises", "acted", "shown", "in_hand", "folded", "resigned"):
             setattr(c, name, getattr(self, name)[:])
         c.hole = [cards[:] for cards in self.hole]
         return c
@@ -270,7 +275,7 @@ class PokerState(State):
     def start_hand(self, events: list) -> None:
         """Move the button (to ``p0`` for the first hand), post the blinds; the deal comes next (chance)."""
         n = len(self.chips)
-        self.in_hand = [c > 0 for c in self.chips]
+        self.in_hand = [c > 0 and not r for c, r in zip(self.chips, self.resigned)]
         self.button = 0 if self.hand == 0 else self._next(self.button, self.in_hand.__getitem__)
         self.hand += 1
         self.street, self.board, self.to_act = 0, [], None
@@ -344,17 +349,22 @@ class PokerState(State):
             if self.in_hand[i] and not self.chips[i]:
                 self.in_hand[i] = False
                 events.append({"bust": seats[i]})
-        if sum(c > 0 for c in self.chips) == 1 or self.hand >= MAX_HANDS:
+        if len(self._playing()) == 1 or self.hand >= MAX_HANDS:
             self.over = True
             events.append({"game_over": self._result().text})
         else:
             self.start_hand(events)
 
+    def _playing(self) -> list[int]:
+        """The seats still in the game: chips left and not resigned."""
+        return [i for i, c in enumerate(self.chips) if c > 0 and not self.resigned[i]]
+
     def _result(self) -> Result:
         seats = self.game.seats
-        most = max(self.chips)
-        winners = [seats[i] for i, c in enumerate(self.chips) if c == most]
-        if len(winners) == 1 and sum(c > 0 for c in self.chips) == 1:
+        playing = self._playing()
+        most = max(self.chips[i] for i in playing)
+        winners = [seats[i] for i in playing if self.chips[i] == most]
+        if len(playing) == 1:
             return Result.shared(seats, winners, f"{winners[0]} wins: the last player with chips")
         return Result.shared(seats, winners, f"after {self.hand} hands the most chips ({most}) win: "
                              + ", ".join(winners))
@@ -482,6 +492,30 @@ class PokerState(State):
         self._advance(events)
         return Turn(self.turn, {player: action}, events)
 
+    # --- resigning ----------------------------------------------------------------------------------
+    def can_drop_out(self, player: str) -> bool:
+        """With three or more seats any seat may resign once while the game goes on (a busted seat too: it
+        changes nothing then)."""
+        i = self.game.index.get(player)
+        return len(self.chips) >= 3 and i is not None and not self.over and not self.resigned[i]
+
+    def resign(self, player: str) -> Turn:
+        """``player`` folds at once (whoever is to act) and sits out the rest of the game; the hand goes on
+        without it (or ends, if one seat is left in it), and so does the game while two seats have chips."""
+        if not (isinstance(player, str) and self.can_drop_out(player)):
+            raise IllegalAction(player, RESIGN, "only a seat still in a game of three or more seats can resign")
+        i = self.game.index[player]
+        self.resigned[i] = True
+        self.turn += 1
+        events: list = [{"resigned": player}]
+        if self.in_hand[i] and not self.folded[i]:
+            self.folded[i] = True
+            events.append({"seat": player, "action": "fold", "amount": 0, "bet": self.bet[i]})
+        if self.to_act is not None and self.to_act != i:
+            self.to_act = (self.to_act - 1) % len(self.chips)  # _advance looks from the seat after: this one
+        self._advance(events)
+        return Turn(self.turn, {RESIGN: player}, events)
+
     # --- views ----------------------------------------------------------------------------------------
     def status(self, i: int) -> str:
         if not self.in_hand[i]:
@@ -493,8 +527,8 @@ class PokerState(State):
     def to_json(self) -> dict:
         """The whole state (every dealt card): ``{"turn", "to_move", "result", "hand", "button", "big_blind",
         "small_blind", "street", "board", "seats": [{"seat", "chips", "bet", "total", "status", "cards",
-        "hidden", "shown", "acted", "raises"}], "pots": [{"amount", "eligible"}]}``; the pots hold the chips of
-        the betting rounds before this one (this round's are each seat's ``bet``)."""
+        "hidden", "shown", "acted", "raises", "resigned"}], "pots": [{"amount", "eligible"}]}``; the pots hold the
+        chips of the betting rounds before this one (this round's are each seat's ``bet``)."""
         seats = self.game.seats
         live = [self.in_hand[i] and not self.folded[i] for i in range(len(seats))]
         result = self.result()
@@ -510,7 +544,8 @@ class PokerState(State):
             "board": self.board[:],
             "seats": [{"seat": s, "chips": self.chips[i], "bet": self.bet[i], "total": self.total[i],
                        "status": self.status(i), "cards": self.hole[i][:], "hidden": 0, "shown": self.shown[i],
-                       "acted": self.acted[i], "raises": self.raises[i]} for i, s in enumerate(seats)],
+                       "acted": self.acted[i], "raises": self.raises[i], "resigned": self.resigned[i]}
+                      for i, s in enumerate(seats)],
             "pots": [{"amount": a, "eligible": [seats[i] for i in e]}
                      for a, e in side_pots([t - b for t, b in zip(self.total, self.bet)], live)],
         }

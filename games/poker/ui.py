@@ -33,6 +33,11 @@ SUIT_SYMBOL = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
 SUIT_NAME = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs"}
 RANK_NAME = {"A": "Ace", "K": "King", "Q": "Queen", "J": "Jack", "T": "Ten"}
 STATUS_WORDS = {"active": "in", "all_in": "all in", "folded": "folded", "out": "out"}
+
+
+def status_words(d: dict) -> str:
+    """A seat's status in words; a seat that resigned says so once it is out of the hand."""
+    return "resigned" if d.get("resigned") and d["status"] in ("folded", "out") else STATUS_WORDS[d["status"]]
 LABELS = {"fold": "Fold", "check": "Check", "call": "Call", "bet": "Bet", "raise": "Raise", "all_in": "All in"}
 
 
@@ -98,6 +103,8 @@ class UI(GameUI):
             return f"Hand {event['hand_start']}: {name(event['button'])} has the button; blinds {blinds}"
         if "board" in event:
             return f"{str(event.get('street', '')).title()}: {card_text(event['board'])}"
+        if "resigned" in event:
+            return f"{name(event['resigned'])} resigns and sits out the rest of the game"
         if "action" in event:
             verb = {"fold": "folds", "check": "checks", "call": f"calls {event['amount']}",
                     "bet": f"bets {event['amount']}", "raise": f"raises to {event['bet']}",
@@ -145,7 +152,7 @@ class UI(GameUI):
             to_act = d["seat"] == obs.get("to_move")
             cls = ["seat", f"status-{d['status']}"] + ["you"] * you + ["to-act"] * to_act
             label = (f"{self.seat_name(d['seat'])}{' (you)' if you else ''}: {d['chips']} chips, "
-                     f"{STATUS_WORDS[d['status']]}")
+                     f"{status_words(d)}")
             if d["bet"]:
                 label += f", bet {d['bet']}"
             if d["cards"]:
@@ -165,7 +172,7 @@ class UI(GameUI):
                           "y": f"{y:.1f}", "tx": f"{x + 6 + 2 * (SMALL[0] + 3) + 4:.1f}",
                           "ty": f"{y + 20:.1f}", "ty2": f"{y + 40:.1f}", "ty3": f"{y + 58:.1f}",
                           "cls": " ".join(cls), "label": label, "chips": d["chips"],
-                          "status": STATUS_WORDS[d["status"]] + (" · to act" if to_act else ""),
+                          "status": status_words(d) + (" · to act" if to_act else ""),
                           "cards": cards, "bet": bet})
         board = obs.get("board") or []
         left = CX - (5 * LARGE[0] + 4 * 8) / 2
@@ -205,7 +212,7 @@ class UI(GameUI):
         d = next((d for d in (observation or {}).get("seats", []) if d["seat"] == seat), None)
         if d is None:
             return []
-        return [("Chips", d["chips"]), ("Bet", d["bet"]), ("Status", STATUS_WORDS[d["status"]])]
+        return [("Chips", d["chips"]), ("Bet", d["bet"]), ("Status", status_words(d))]
 
     def chance_words(self, outcome) -> str:
         """``"p3:??"`` (another seat's card, hidden) "Player 3 is dealt a card"; ``"flop:As"`` "Flop: As"."""

@@ -3,7 +3,8 @@
 edge in its colour. Completing a triangle of one's own colour loses: with two players the other wins; with
 three the loser drops out (its edges stay) and the others go on in the same order until a second one loses
 (the last one in wins) or no edge is left (the players still in share 1 equally). With ``coalition`` "1-2"
-White and Blue share their result: each gets the mean of their two returns.
+White and Blue share their result: each gets the mean of their two returns. With three players a seat may
+resign (``resign``): it drops out as if it had completed a triangle (its edges stay) and the others go on.
 
 An action is an edge ``(i, j)``, ``0 <= i < j < nodes``. JSON ``[i, j]``; text ``i-j``. Inside, edge ``(i, j)``
 is bit ``e`` of a mask (``Tables.edges[e]``), each seat's colour one mask; ``Tables.pairs[e]`` are the masks of
@@ -16,7 +17,7 @@ import re
 from functools import lru_cache
 from typing import Mapping, NamedTuple
 
-from games.engine.api import Game, GameInfo, IllegalAction, Result, State, Turn
+from games.engine.api import RESIGN, Game, GameInfo, IllegalAction, Result, State, Turn
 
 SEATS = ("black", "white", "blue")
 
@@ -125,6 +126,9 @@ class Sim(Game):
         seats = self.info.players
         try:
             turn, edges, out = data["turn"], data["edges"], data["out"]
+            resigned = data.get("resigned", [])
+            if not isinstance(resigned, list) or not set(resigned) <= set(out) or len(set(resigned)) != len(resigned):
+                raise ValueError(f"resigned must list seats out, each once, got {resigned!r}")
             if data["nodes"] != self.nodes:
                 raise ValueError(f"nodes must be {self.nodes}")
             if not isinstance(edges, list) or not _is_int(turn) or turn != len(edges):
@@ -139,15 +143,16 @@ class Sim(Game):
             if not isinstance(out, list) or len(set(out)) != len(out) or len(out) >= len(seats):
                 raise ValueError(f"out must list distinct seats, fewer than all, got {out!r}")
             out_idx = [seats.index(s) for s in out]
+            gave_up = [seats.index(s) for s in resigned]
             for p, mask in enumerate(masks):
-                if any(mask & m == m for _, m in self.tables.triangles) != (p in out_idx):
-                    raise ValueError(f"{seats[p]} has a triangle of its colour exactly when it is out")
+                if any(mask & m == m for _, m in self.tables.triangles) != (p in out_idx and p not in gave_up):
+                    raise ValueError(f"{seats[p]} has a triangle of its colour exactly when it is out (not resigned)")
             to_move = data["to_move"]
             mover = seats.index(to_move) if to_move is not None else 0
-            state = SimState(self, masks, out_idx, mover, turn)
+            state = SimState(self, masks, out_idx, mover, turn, gave_up)
             if state.is_terminal() != (to_move is None) or (to_move is not None and mover in out_idx):
                 raise ValueError("to_move must name a seat still in while the game goes on, else be null")
-            if data["result"] != state.to_json()["result"]:
+            if data["result"] != state.to_json()["result"] or ("resigned" in data) != bool(resigned):
                 raise ValueError("the result does not match the position")
         except (KeyError, TypeError, AttributeError, IndexError, IllegalAction) as exc:
             raise ValueError(f"not a Sim state: {exc!r}") from None
@@ -155,12 +160,15 @@ class Sim(Game):
 
 
 class SimState(State):
-    """A position: one edge mask per seat, the seats out (in the order they lost), the seat to move, the turn."""
+    """A position: one edge mask per seat, the seats out (in the order they lost or resigned) and those of them
+    that resigned, the seat to move, the turn."""
 
-    __slots__ = ("game", "masks", "out", "to_move", "turn", "_result")
+    __slots__ = ("game", "masks", "out", "resigned", "to_move", "turn", "_result")
 
-    def __init__(self, game: Sim, masks: list[int], out: list[int], to_move: int, turn: int):
+    def __init__(self, game: Sim, masks: list[int], out: list[int], to_move: int, turn: int,
+                 resigned: list[int] | None = None):
         self.game, self.masks, self.out, self.to_move, self.turn = game, masks, out, to_move, turn
+        self.resigned = resigned or []
         self._result = None
         alive = self.alive()
         if len(alive) == 1 or not self.free():
@@ -170,6 +178,7 @@ class SimState(State):
         c = SimState.__new__(SimState)
         c.game, c.masks, c.out, c.to_move, c.turn, c._result = (self.game, self.masks[:], self.out[:],
                                                                 self.to_move, self.turn, self._result)
+        c.resigned = self.resigned[:]
         return c
 
     def alive(self) -> list[int]:
@@ -186,7 +195,8 @@ class SimState(State):
     def triangles(self) -> list[tuple[str, tuple[int, int, int]]]:
         """(seat, nodes) of every triangle in the colour of a seat that is out: the ones it lost by."""
         seats = self.game.info.players
-        return [(seats[p], t) for p in self.out for t, m in self.game.tables.triangles if self.masks[p] & m == m]
+        return [(seats[p], t) for p in self.out if p not in self.resigned
+                for t, m in self.game.tables.triangles if self.masks[p] & m == m]
 
     # --- status -------------------------------------------------------------------------------------
     def players_to_act(self) -> list[str]:
@@ -215,6 +225,8 @@ class SimState(State):
             raise IllegalAction(player, action, f"unknown player (expected one of {', '.join(seats)})")
         if self._result is not None:
             raise IllegalAction(player, action, "the game is over")
+        if seats.index(player) in self.resigned:
+            raise IllegalAction(player, action, f"{player} is out (resigned)")
         if seats.index(player) in self.out:
             raise IllegalAction(player, action, f"{player} is out (completed a triangle of its colour)")
         if player != seats[self.to_move]:
@@ -252,23 +264,52 @@ class SimState(State):
                 events.append({"no_edge_left": True})
             self._result = self.game.outcome(alive)
         else:
-            self.to_move = next(q % len(seats) for q in range(p + 1, p + len(seats) + 1) if q % len(seats) in alive)
+            self.to_move = self._next_in(p)
         return Turn(self.turn, {seat: (i, j)}, events)
+
+    def _next_in(self, p: int) -> int:
+        """The first seat after ``p`` still in."""
+        n = len(self.masks)
+        return next(q % n for q in range(p + 1, p + n + 1) if q % n not in self.out)
+
+    # --- resigning ----------------------------------------------------------------------------------
+    def can_drop_out(self, player: str) -> bool:
+        """With three players, a seat still in may resign; with two, resigning ends the game (the default)."""
+        seats = self.game.info.players
+        return len(seats) == 3 and self._result is None and player in seats and seats.index(player) not in self.out
+
+    def resign(self, player: str) -> Turn:
+        """``player`` drops out as if it had completed a triangle (rule 4): its edges stay, the turn passes on if
+        it was to move, and if one seat is left in it wins. A resignation colours no edge: ``turn`` stays."""
+        if not (isinstance(player, str) and self.can_drop_out(player)):
+            raise IllegalAction(player, RESIGN, "only a seat still in a game of three players can resign")
+        p = self.game.info.players.index(player)
+        self.out.append(p)
+        self.resigned.append(p)
+        if self.to_move == p:
+            self.to_move = self._next_in(p)
+        alive = self.alive()
+        if len(alive) == 1:
+            self._result = self.game.outcome(alive)
+        return Turn(self.turn, {RESIGN: player}, [{"resigned": player}, {"out": player}])
 
     # --- views ----------------------------------------------------------------------------------------
     def to_json(self) -> dict:
         """``{"turn": moves played, "to_move": seat or null once over, "nodes": n, "edges": [[i, j, seat], ...]
         (the coloured edges in (i, j) order), "out": [seats out, in the order they lost], "triangles":
         [{"seat": s, "nodes": [a, b, c]}, ...] (the triangles the seats out lost by), "result": Result.to_json()
-        or null}``."""
+        or null}``, and ``"resigned": [seats out by resigning]`` once a seat has."""
         seats = self.game.info.players
         over = self._result is not None
         edges = [[i, j, seats[p]] for e, (i, j) in enumerate(self.game.tables.edges)
                  for p, m in enumerate(self.masks) if m >> e & 1]
-        return {"turn": self.turn, "to_move": None if over else seats[self.to_move], "nodes": self.game.nodes,
+        data = {"turn": self.turn, "to_move": None if over else seats[self.to_move], "nodes": self.game.nodes,
                 "edges": edges, "out": [seats[p] for p in self.out],
                 "triangles": [{"seat": s, "nodes": list(t)} for s, t in self.triangles()],
                 "result": self._result.to_json() if over else None}
+        if self.resigned:
+            data["resigned"] = [seats[p] for p in self.resigned]
+        return data
 
     def to_text(self) -> str:
         """The adjacency matrix: ``B``/``W``/``U`` (blue) an edge of that colour, ``.`` an uncoloured edge."""

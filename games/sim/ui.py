@@ -49,6 +49,8 @@ class UI(GameUI):
         if "triangle" in event:
             nodes = "-".join(str(n) for n in event["triangle"])
             return f"{self.seat_name(str(event.get('seat', '')))} completes triangle {nodes} of its own colour"
+        if "resigned" in event:
+            return f"{self.seat_name(str(event['resigned']))} resigns"
         if "out" in event:
             seat = self.seat_name(str(event["out"]))
             return f"{seat} is out" if len(self.game.info.players) == 3 else f"{seat} loses"
