@@ -5,7 +5,8 @@ Thin by design: authenticate (the seat in the signed session), check the message
 service function, relay. Each connection gets the fragments for its viewer (a player sees their own pending
 action and nobody else does), rendered once per game version and viewer kind (``presenters.live_fragments``).
 A client (an IP address) may hold at most ``SOCKETS_PER_CLIENT`` sockets in a process; more are refused
-(close code 4429), so one client cannot starve the others.
+(close code 4429), so one client cannot starve the others. A socket the channel layer could not subscribe to
+its game's updates (Redis down or just restarted) gets the board, then close code 4503: reconnect.
 """
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ from .middleware import database_busy
 from .models import Game
 
 SOCKETS_PER_CLIENT = int(os.environ.get("SOCKETS_PER_CLIENT", "0") or 0) or 32
+UNSUBSCRIBED = 4503  # close code: the channel layer failed, this socket would get no updates (Autobahn refuses 1013)
 MISSING = object()  # seat_of: the game does not exist
 _open = Counter()  # client address -> open sockets in this process (the consumers share the server's loop)
 _rendering: dict[tuple[str, str], asyncio.Future] = {}  # (game id, version) -> its renders for the viewers here
@@ -57,12 +59,14 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         self.group = broadcast.group_name(self.game_id)
         try:
             await self.channel_layer.group_add(self.group, self.channel_name)
-        except Exception:  # the channel layer is down: the page still gets the board, and resyncs on reconnect
+        except Exception:  # the channel layer is down, or its connection went stale with a Redis restart
             self.group = None
         await self.accept()
         self.counted = True
         watching.add(self.game_id, self.side)
         await self.send_view()
+        if self.group is None:  # the board as it is, then "reconnect": updates come to the next socket
+            await self.close(code=UNSUBSCRIBED)
 
     @property
     def side(self) -> str | None:
