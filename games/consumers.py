@@ -13,11 +13,13 @@ from __future__ import annotations
 import asyncio
 import os
 from collections import Counter
+from urllib.parse import urlparse
 
 from asgiref.sync import sync_to_async
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from channels.security.websocket import AllowedHostsOriginValidator
 from django.db import OperationalError
 
 try:  # Daphne's WebSocket protocol (Autobahn) raises it on a send to a socket that has closed meanwhile
@@ -36,25 +38,41 @@ _open = Counter()  # client address -> open sockets in this process (the consume
 _rendering: dict[tuple[str, str], asyncio.Future] = {}  # (game id, version) -> its renders for the viewers here
 
 
+def origin_allowed(scope) -> bool:
+    """Whether the handshake's ``Origin``, if it has one, names a host of ALLOWED_HOSTS (Channels' own check: any
+    scheme and port, ``.example.org`` with its subdomains, ``*`` anything). None is allowed: browsers always send
+    one (the check keeps other sites' pages from using a visitor's session), and a program has no session."""
+    origin = None
+    for name, value in scope.get("headers") or []:
+        if name == b"origin":
+            origin = value
+    if origin is None:
+        return True
+    return AllowedHostsOriginValidator(None).valid_origin(urlparse(origin.decode("latin-1")))
+
+
 class GameConsumer(AsyncJsonWebsocketConsumer):
     client = None
     counted = False  # in ``watching`` (from the accept until the disconnect)
     turn_sent = 0  # the latest resolved turn this page was sent
 
     async def connect(self):
+        if not origin_allowed(self.scope):
+            await self.refuse(4403, "Origin not allowed: send this site's own, or none")
+            return
         client = ratelimit.scope_address(self.scope)
         if _open[client] >= SOCKETS_PER_CLIENT:
-            await self.close(code=4429)
+            await self.refuse(4429, f"too many open sockets from one client (at most {SOCKETS_PER_CLIENT})")
             return
         self.client = client
         _open[client] += 1
         self.game_id = self.scope["url_route"]["kwargs"]["game_id"]
         self.seat = await database_sync_to_async(self.seat_of)()
         if self.seat is MISSING:
-            await self.close(code=4404)
+            await self.refuse(4404, "no such game")
             return
         if self.seat is False:
-            await self.close(code=4403)
+            await self.refuse(4403, "wrong seat token for this game")
             return
         self.group = broadcast.group_name(self.game_id)
         try:
@@ -67,6 +85,13 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         await self.send_view()
         if self.group is None:  # the board as it is, then "reconnect": updates come to the next socket
             await self.close(code=UNSUBSCRIBED)
+
+    async def refuse(self, code: int, message: str):
+        """Accept, say why (an error line), close with ``code``: a program can read both, where a refused
+        handshake is a bare HTTP 403 (and Daphne drops a close frame's reason)."""
+        await self.accept()
+        await self.send_error(message)
+        await self.close(code=code, reason=message)
 
     @property
     def side(self) -> str | None:
@@ -141,6 +166,9 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         await self.send_view()
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs):
+        if not text_data:  # an empty text frame or a binary one (Channels would raise: a 1011 and a traceback)
+            await self.send_error('expected a JSON text message, e.g. {"type": "sync"}')
+            return
         try:
             await super().receive(text_data=text_data, bytes_data=bytes_data, **kwargs)
         except safejson.BadJSON as exc:
