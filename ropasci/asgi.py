@@ -1,4 +1,4 @@
-"""ASGI entry point: ``daphne ropasci.asgi:application``.
+"""ASGI entry point: ``python -m ropasci.server ropasci.asgi:application`` (Daphne, request bodies bounded).
 
 HTTP goes to Django; WebSockets go through Channels (session/user via
 AuthMiddlewareStack) to the routes in ``games.routing.websocket_urlpatterns``,
