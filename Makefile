@@ -42,7 +42,7 @@ serve:
 	@echo "  (or non-interactively: DJANGO_SUPERUSER_USERNAME=... DJANGO_SUPERUSER_EMAIL=..."
 	@echo "   DJANGO_SUPERUSER_PASSWORD=... .venv/bin/python manage.py createsuperuser --noinput)"
 	@echo ""
-	exec $(VENV)/bin/daphne -b 127.0.0.1 -p $(PORT) ropasci.asgi:application
+	exec $(VPY) -m ropasci.server -b 127.0.0.1 -p $(PORT) ropasci.asgi:application
 
 run: setup
 	@$(MAKE) --no-print-directory serve

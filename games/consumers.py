@@ -5,18 +5,21 @@ Thin by design: authenticate (the seat in the signed session), check the message
 service function, relay. Each connection gets the fragments for its viewer (a player sees their own pending
 action and nobody else does), rendered once per game version and viewer kind (``presenters.live_fragments``).
 A client (an IP address) may hold at most ``SOCKETS_PER_CLIENT`` sockets in a process; more are refused
-(close code 4429), so one client cannot starve the others.
+(close code 4429), so one client cannot starve the others. A socket the channel layer could not subscribe to
+its game's updates (Redis down or just restarted) gets the board, then close code 4503: reconnect.
 """
 from __future__ import annotations
 
 import asyncio
 import os
 from collections import Counter
+from urllib.parse import urlparse
 
 from asgiref.sync import sync_to_async
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from channels.security.websocket import AllowedHostsOriginValidator
 from django.db import OperationalError
 
 try:  # Daphne's WebSocket protocol (Autobahn) raises it on a send to a socket that has closed meanwhile
@@ -29,9 +32,23 @@ from .middleware import database_busy
 from .models import Game
 
 SOCKETS_PER_CLIENT = int(os.environ.get("SOCKETS_PER_CLIENT", "0") or 0) or 32
+UNSUBSCRIBED = 4503  # close code: the channel layer failed, this socket would get no updates (Autobahn refuses 1013)
 MISSING = object()  # seat_of: the game does not exist
 _open = Counter()  # client address -> open sockets in this process (the consumers share the server's loop)
 _rendering: dict[tuple[str, str], asyncio.Future] = {}  # (game id, version) -> its renders for the viewers here
+
+
+def origin_allowed(scope) -> bool:
+    """Whether the handshake's ``Origin``, if it has one, names a host of ALLOWED_HOSTS (Channels' own check: any
+    scheme and port, ``.example.org`` with its subdomains, ``*`` anything). None is allowed: browsers always send
+    one (the check keeps other sites' pages from using a visitor's session), and a program has no session."""
+    origin = None
+    for name, value in scope.get("headers") or []:
+        if name == b"origin":
+            origin = value
+    if origin is None:
+        return True
+    return AllowedHostsOriginValidator(None).valid_origin(urlparse(origin.decode("latin-1")))
 
 
 class GameConsumer(AsyncJsonWebsocketConsumer):
@@ -40,29 +57,41 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     turn_sent = 0  # the latest resolved turn this page was sent
 
     async def connect(self):
+        if not origin_allowed(self.scope):
+            await self.refuse(4403, "Origin not allowed: send this site's own, or none")
+            return
         client = ratelimit.scope_address(self.scope)
         if _open[client] >= SOCKETS_PER_CLIENT:
-            await self.close(code=4429)
+            await self.refuse(4429, f"too many open sockets from one client (at most {SOCKETS_PER_CLIENT})")
             return
         self.client = client
         _open[client] += 1
         self.game_id = self.scope["url_route"]["kwargs"]["game_id"]
         self.seat = await database_sync_to_async(self.seat_of)()
         if self.seat is MISSING:
-            await self.close(code=4404)
+            await self.refuse(4404, "no such game")
             return
         if self.seat is False:
-            await self.close(code=4403)
+            await self.refuse(4403, "wrong seat token for this game")
             return
         self.group = broadcast.group_name(self.game_id)
         try:
             await self.channel_layer.group_add(self.group, self.channel_name)
-        except Exception:  # the channel layer is down: the page still gets the board, and resyncs on reconnect
+        except Exception:  # the channel layer is down, or its connection went stale with a Redis restart
             self.group = None
         await self.accept()
         self.counted = True
         watching.add(self.game_id, self.side)
         await self.send_view()
+        if self.group is None:  # the board as it is, then "reconnect": updates come to the next socket
+            await self.close(code=UNSUBSCRIBED)
+
+    async def refuse(self, code: int, message: str):
+        """Accept, say why (an error line), close with ``code``: a program can read both, where a refused
+        handshake is a bare HTTP 403 (and Daphne drops a close frame's reason)."""
+        await self.accept()
+        await self.send_error(message)
+        await self.close(code=code, reason=message)
 
     @property
     def side(self) -> str | None:
@@ -137,6 +166,9 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         await self.send_view()
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs):
+        if not text_data:  # an empty text frame or a binary one (Channels would raise: a 1011 and a traceback)
+            await self.send_error('expected a JSON text message, e.g. {"type": "sync"}')
+            return
         try:
             await super().receive(text_data=text_data, bytes_data=bytes_data, **kwargs)
         except safejson.BadJSON as exc:

@@ -1,8 +1,8 @@
-"""ASGI entry point: ``daphne ropasci.asgi:application``.
+"""ASGI entry point: ``python -m ropasci.server ropasci.asgi:application`` (Daphne, request bodies bounded).
 
 HTTP goes to Django; WebSockets go through Channels (session/user via
-AuthMiddlewareStack, Origin checked against ALLOWED_HOSTS) to the routes in
-``games.routing.websocket_urlpatterns``.
+AuthMiddlewareStack) to the routes in ``games.routing.websocket_urlpatterns``,
+whose consumer checks the Origin against ALLOWED_HOSTS (``games.consumers``).
 """
 
 import os
@@ -16,7 +16,6 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ChannelNameRouter, ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from games.requestthreads import RequestThreads  # noqa: E402
 from games.serverloop import ServerLoop  # noqa: E402
@@ -25,9 +24,7 @@ from games.routing import channel_routes, websocket_urlpatterns  # noqa: E402
 application = ServerLoop(ProtocolTypeRouter(
     {
         "http": RequestThreads(django_asgi_app),
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
-        ),
+        "websocket": AuthMiddlewareStack(URLRouter(websocket_urlpatterns)),
         "channel": ChannelNameRouter(channel_routes),
     }
 ))

@@ -181,11 +181,17 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Channels ----------------------------------------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
+# redis-py's timeouts, set here rather than left to its defaults (8.0 made reads time out after 5 s where 7.x
+# waited forever). A channel layer's receive is a blocking read of up to 5 s (channels-redis's brpop_timeout):
+# its socket must wait longer, or every idle WebSocket closes with 1011 and every idle bot worker exits.
+# The cache's commands answer at once: a few seconds bound them when Redis hangs.
+REDIS_CHANNEL_TIMEOUTS = {"socket_timeout": 15, "socket_connect_timeout": 5}
+REDIS_CACHE_TIMEOUTS = {"socket_timeout": 5, "socket_connect_timeout": 5}
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            "CONFIG": {"hosts": [{"address": REDIS_URL, **REDIS_CHANNEL_TIMEOUTS}]},
         }
     }
 else:
@@ -199,7 +205,7 @@ RATE_LIMITS = float(os.environ.get("RATE_LIMITS", "1") or 1)
 TRUSTED_PROXIES = int(os.environ.get("TRUSTED_PROXIES", "0") or 0)
 if REDIS_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
-                          "KEY_PREFIX": "ropasci"}}
+                          "KEY_PREFIX": "ropasci", "OPTIONS": REDIS_CACHE_TIMEOUTS}}
 
 # Bots ---------------------------------------------------------------------
 # Seconds of search per move for the strong bot (default: the bot's own, at most 1 s); the worker

@@ -7,7 +7,8 @@
 
 ``LiveServer()`` makes a temporary directory, points DATABASE_URL at a
 SQLite file in it (unless ``database_url`` is given), runs
-``manage.py migrate --noinput``, starts Daphne on a free port of 127.0.0.1
+``manage.py migrate --noinput``, starts Daphne (``python -m ropasci.server``, as ``make run`` does) on a
+free port of 127.0.0.1
 and waits until ``/healthz`` answers 200. ``stop()`` (or leaving the
 ``with`` block) terminates Daphne and removes the temporary directory.
 """
@@ -38,13 +39,6 @@ def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
-
-
-def _daphne_command() -> list[str]:
-    script = Path(sys.executable).with_name("daphne")
-    if script.exists():
-        return [str(script)]
-    return [sys.executable, "-m", "daphne"]
 
 
 class LiveServerError(RuntimeError):
@@ -130,7 +124,7 @@ class LiveServer:
             self.log_path = self.tmpdir / f"daphne-{attempt}.log"
             with open(self.log_path, "wb") as log:
                 self.process = subprocess.Popen(
-                    [*_daphne_command(), "-b", "127.0.0.1", "-p", str(self.port),
+                    [sys.executable, "-m", "ropasci.server", "-b", "127.0.0.1", "-p", str(self.port),
                      "ropasci.asgi:application"],
                     cwd=BASE_DIR,
                     env=self.env,

@@ -198,10 +198,11 @@ async def test_the_in_process_layer_sweeps_once_a_second_and_still_drops_expired
 
 def test_redis_url_selects_redis_channel_layer():
     layer = settings_json("s.CHANNEL_LAYERS['default']", REDIS_URL="redis://redis.example:6380/2")
-    assert layer == {
-        "BACKEND": "channels_redis.core.RedisChannelLayer",
-        "CONFIG": {"hosts": ["redis://redis.example:6380/2"]},
-    }
+    from channels_redis.core import RedisChannelLayer
+    assert layer["BACKEND"] == "channels_redis.core.RedisChannelLayer"
+    [host] = layer["CONFIG"]["hosts"]
+    assert host["address"] == "redis://redis.example:6380/2"
+    assert host["socket_timeout"] > RedisChannelLayer.brpop_timeout  # a blocking read must not time out
 
 
 def test_default_database_is_sqlite_file():

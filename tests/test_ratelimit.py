@@ -104,11 +104,12 @@ async def test_websocket_messages_are_limited_and_a_seat_header_authenticates():
     frames = [await comm.receive_from(timeout=5) for _ in range(allowed + 1)]
     assert "too many messages" in frames[-1] and all("too many" not in f for f in frames[:-1])
     await comm.disconnect()
-    # A wrong token is refused at the handshake.
+    # A wrong token is refused: a line saying so, then close code 4403.
     bad = WebsocketCommunicator(application, f"/ws/games/{created.game.id}",
                                 headers=HEADERS + [(b"authorization", b"Seat nope")])
-    connected, code = await bad.connect()
-    assert not connected and code == 4403
+    await bad.connect()
+    assert "wrong seat token" in await bad.receive_from(timeout=5)
+    assert (await bad.receive_output(timeout=5))["code"] == 4403
 
 
 async def test_open_long_polls_are_capped_per_client(monkeypatch):
