@@ -7,7 +7,7 @@ import json
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.core.cache import cache
+from django.core.cache import caches
 from django.test import Client, override_settings
 
 from games import api, ratelimit, services
@@ -23,10 +23,10 @@ TTT = {"game": "tic_tac_toe", "players": {"x": "human", "o": "human"}}
 
 @pytest.fixture(autouse=True)
 def limits_on():
-    cache.clear()
+    caches["ratelimit"].clear()
     with override_settings(RATE_LIMITS=1):
         yield
-    cache.clear()
+    caches["ratelimit"].clear()
 
 
 def post_json(client, path, body, token=None, **extra):
@@ -111,14 +111,14 @@ async def test_websocket_messages_are_limited_and_a_seat_header_authenticates():
     assert not connected and code == 4403
 
 
-async def test_open_long_polls_are_capped_per_client(monkeypatch):
-    monkeypatch.setattr(api, "LONG_POLLS_PER_CLIENT", 2)
+@override_settings(LONG_POLLS_PER_ADDRESS=2)
+async def test_open_long_polls_are_capped_per_client():
     created = await sync_to_async(services.create_game)("tic_tac_toe", {"x": "human", "o": "human"})
     url = f"/api/games/{created.game.id}?wait_turn=1"
 
     waiting = [asyncio.ensure_future(asgi_get(url)) for _ in range(2)]
     deadline = asyncio.get_running_loop().time() + 20
-    while sum(api._polls.values()) < 2:  # both are held open
+    while sum(n for key, n in api._polls.held.items() if key.startswith("address:")) < 2:  # both are held open
         assert asyncio.get_running_loop().time() < deadline, [w.result()[0] for w in waiting if w.done()]
         await asyncio.sleep(0.01)  # polling for the server's state (no timing assumed)
     status, headers, _ = await asgi_get(url)
@@ -126,4 +126,4 @@ async def test_open_long_polls_are_capped_per_client(monkeypatch):
     await sync_to_async(services.submit_action)(created.game.id, created.tokens["x"], 1, 4)
     answers = await asyncio.wait_for(asyncio.gather(*waiting), 10)
     assert all(status == 200 and json.loads(body)["turn"] == 1 for status, _, body in answers)
-    assert not api._polls
+    assert not api._polls.held
