@@ -46,7 +46,7 @@ FINISHED = {"finished", "over", "done", "ended", "aborted", "abandoned", "cancel
 POLL_SECONDS = 30
 PATIENCE = 600  # seconds without an answer before the client gives up (and says how to resume)
 TRANSIENT = {429, 502, 503, 504}  # try again: a rate limit (with Retry-After), a busy or restarting server
-MAX_BACKOFF = 10
+MAX_BACKOFF = 5  # seconds: the longest pause between tries without a Retry-After
 
 
 class ApiError(Exception):
