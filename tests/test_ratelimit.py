@@ -2,7 +2,15 @@
 nothing changed by a refused request; WebSocket messages and open long-polls capped; the Seat header on the
 WebSocket handshake. The rest of the tests run with the limits off (tests/conftest.py)."""
 import asyncio
+import http.cookiejar
 import json
+import queue
+import secrets
+import threading
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -11,9 +19,13 @@ from django.core.cache import caches
 from django.test import Client, override_settings
 
 from games import api, ratelimit, services
+from games.engine import load_game
 from games.models import Game, Turn
 from ropasci.asgi import application
 from tests.asgi_http import asgi_get
+from tests.liveserver import LiveServer
+
+OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # straight to the server
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -127,3 +139,107 @@ async def test_open_long_polls_are_capped_per_client():
     answers = await asyncio.wait_for(asyncio.gather(*waiting), 10)
     assert all(status == 200 and json.loads(body)["turn"] == 1 for status, _, body in answers)
     assert not api._polls.held
+
+
+# --- on a live Daphne, limits on at their defaults -----------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def limited():
+    """Behind one trusted proxy: each test names its own client address (X-Forwarded-For), so that the
+    counts of one test do not hold back another."""
+    with LiveServer(env={"RATE_LIMITS": "1", "TRUSTED_PROXIES": "1"}) as srv:
+        yield srv
+
+
+def call(srv, path: str, body=None, token=None, address="10.0.0.1", headers=None, form=None):
+    """One request to the live server: (status, headers, decoded body); POST when ``body`` or ``form``."""
+    data = json.dumps(body).encode() if body is not None else urllib.parse.urlencode(form).encode() if form else None
+    request = urllib.request.Request(srv.url + path, data=data, method="POST" if data is not None else "GET",
+                                     headers={"X-Forwarded-For": address, **(headers or {})})
+    if body is not None:
+        request.add_header("Content-Type", "application/json")
+    if token:
+        request.add_header("Authorization", f"Seat {token}")
+    try:
+        with OPENER.open(request, timeout=40) as response:
+            return response.status, response.headers, _decoded(response.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.headers, _decoded(exc.read())
+
+
+def _decoded(raw: bytes):
+    try:
+        return json.loads(raw)
+    except ValueError:
+        return raw.decode(errors="replace")
+
+
+def test_simultaneous_long_polls_of_one_seat_are_capped_exactly(limited):
+    """The slot is taken at the check: of 20 simultaneous waits by one seat, exactly the cap are held."""
+    status, _, game = call(limited, "/api/games", TTT, address="10.0.1.1")
+    assert status == 201, game
+    x, o = game["seats"]["x"]["token"], game["seats"]["o"]["token"]
+    answers = queue.Queue()
+    url = f"/api/games/{game['id']}?wait_turn=1"
+    for _ in range(20):
+        threading.Thread(target=lambda: answers.put(call(limited, url, token=o, address="10.0.1.1")),
+                         daemon=True).start()
+    cap = 4  # settings.LONG_POLLS_PER_SEAT's default
+    refused = [answers.get(timeout=30) for _ in range(20 - cap)]  # the held ones answer only after the move
+    assert all(status == 429 and "waiting requests" in body["error"] for status, _, body in refused), refused
+    assert answers.empty()
+    status, _, body = call(limited, f"/api/games/{game['id']}/actions", {"turn": 1, "action": 4}, x,
+                           address="10.0.1.1")
+    assert status == 200, body
+    held = [answers.get(timeout=30) for _ in range(cap)]
+    assert all(status == 200 and body["turn"] == 1 for status, _, body in held), held
+
+
+def test_made_up_seat_tokens_cannot_push_a_creation_count_out(limited):
+    """Hundreds of requests with random seat tokens make no entries in the counts: the creation limit holds."""
+    address = "10.0.2.1"
+    for _ in range(2):  # a second try only if the creation window ended during the first
+        answers = []
+        while not answers or answers[-1][0] != 429:
+            answers.append(call(limited, "/api/games", TTT, address=address))
+            assert len(answers) <= 2 * ratelimit.LIMITS["create"][0] + 1, [a[0] for a in answers]
+        game_id = answers[0][2]["id"]
+        window_ends = time.monotonic() + int(answers[-1][1]["Retry-After"]) - 1
+        for n in range(300):
+            bogus = secrets.token_urlsafe(16)
+            assert call(limited, f"/api/games/{game_id}/actions", {"turn": 1, "action": 0}, bogus,
+                        address=address)[0] in (403, 429)
+            if n % 6 == 0:
+                assert call(limited, f"/api/games/{game_id}", token=bogus, address=address)[0] in (403, 429)
+        if time.monotonic() < window_ends:
+            break
+    status, _, body = call(limited, "/api/games", TTT, address=address)
+    assert status == 429, body
+
+
+def test_a_person_pressing_2048_arrows_as_fast_as_the_page_answers_is_never_refused(limited):
+    """The web form's moves (htmx), each legal and one a turn, far faster than the 30 a seat may waste in 10 s."""
+    jar = http.cookiejar.CookieJar()
+    browser = urllib.request.build_opener(urllib.request.ProxyHandler({}), urllib.request.HTTPCookieProcessor(jar))
+
+    def post(path, form):
+        csrf = next(c.value for c in jar if c.name == "csrftoken")
+        request = urllib.request.Request(limited.url + path, data=urllib.parse.urlencode(form).encode(),
+                                         headers={"X-CSRFToken": csrf, "HX-Request": "true",
+                                                  "X-Forwarded-For": "10.0.3.1", "Referer": limited.url + "/"})
+        with browser.open(request, timeout=30) as response:
+            return response.status, response.geturl(), response.read().decode()
+
+    browser.open(limited.url + "/", timeout=30).read()
+    status, url, _ = post("/games/new", {"game": "2048", "seat_player": "me", "turn_seconds": "", "bot_seconds": "1"})
+    assert status == 200 and "/games/" in url, url
+    game_id = url.rstrip("/").rsplit("/", 1)[-1]
+    engine = load_game("2048")
+    moves = 0
+    while moves < 70:
+        status, _, game = call(limited, f"/api/games/{game_id}", address="10.0.3.1")
+        assert status == 200 and game["status"] == "active", game
+        legal = engine.state_from_json(game["state"]).legal_actions("player")
+        status, _, page = post(f"/games/{game_id}/act", {"turn": game["turn"] + 1, "action": json.dumps(legal[0])})
+        assert status == 200 and "Not accepted" not in page, page  # a 429 would raise HTTPError
+        moves += 1
