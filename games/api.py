@@ -203,10 +203,10 @@ def detail(request, game_id: str):
     waiting client holds no thread. Every check (400, 403, 404, 429) is made before the wait. Not counted
     against the address's reads: a wait, and a seat's first read of each turn (``wait_turn`` reached)."""
     address = ratelimit.client_address(request.META)
-    refused = ratelimit.over("read", address)
-    if refused:
-        return too_many(request, refused)
     wait = request.GET.get("wait_turn")
+    refused = ratelimit.over("read", address) if wait is None or not seat_token(request) else 0
+    if refused:  # (a seat's wait may be free: it is judged once read)
+        return too_many(request, refused)
     try:
         target = None
         if wait is not None:
@@ -223,7 +223,9 @@ def detail(request, game_id: str):
     seat = payload.get("seat")
     if target is None or _reached(payload, target):
         if target is None or seat is None or not ratelimit.first_read(f"{game_id}:{seat}", target):
-            ratelimit.hit("read", address)
+            refused = ratelimit.hit("read", address)
+            if refused:
+                return too_many(request, refused)
         return JsonResponse(payload)
     caps = [(f"address:{address}", settings.LONG_POLLS_PER_ADDRESS)]
     if seat is not None:

@@ -73,6 +73,17 @@ def hit(kind: str, key: str) -> float:
     return max(1.0, left) if used > allowed else 0.0
 
 
+def refund(kind: str, key: str) -> None:
+    """Take back one ``hit`` of this window: the request it counted moved a game (a WebSocket's accepted
+    move). Nothing if the window has ended meanwhile."""
+    if scale() <= 0:
+        return
+    try:
+        counts().decr(_window(kind, key)[0])
+    except ValueError:  # no count in this window
+        pass
+
+
 def over(kind: str, key: str) -> float:
     """The seconds to wait if ``key`` has used up ``kind`` in this window, else 0; counts nothing (and makes
     no entry: a made-up key costs a lookup only)."""

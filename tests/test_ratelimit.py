@@ -82,6 +82,33 @@ def test_moves_are_limited_per_seat_and_per_address():
         assert ratelimit.client_address(meta) == "5.6.7.8"
 
 
+def test_reads_beyond_what_play_needs_are_limited_per_address():
+    client = Client()
+    game = post_json(client, "/api/games", TTT).json()
+    x, o = game["seats"]["x"]["token"], game["seats"]["o"]["token"]
+    url = f"/api/games/{game['id']}"
+    allowed, window = ratelimit.LIMITS["read"]
+    for _ in range(2):  # a second try only if the window ended on the way
+        caches["ratelimit"].clear()
+        answers = [client.get(url)]
+        while answers[-1].status_code == 200:  # a program polling without waiting
+            answers.append(client.get(url))
+            assert len(answers) <= 2 * allowed + 1
+        refused = answers[-1]
+        ends = time.monotonic() + int(refused["Retry-After"]) - 1
+        assert refused.status_code == 429 and len(answers) >= allowed + 1 and 1 <= int(refused["Retry-After"]) <= window
+        # Still, each seat reads each new turn once: the one read a turn that play needs is never counted.
+        turn = Game.objects.get(pk=game["id"]).turn + 1
+        seat = [x, o][turn % 2 == 0]
+        assert post_json(client, f"{url}/actions", {"turn": turn, "action": turn}, seat).status_code == 200
+        first = client.get(f"{url}?wait_turn={turn}", HTTP_AUTHORIZATION=f"Seat {seat}")
+        again = client.get(f"{url}?wait_turn={turn}", HTTP_AUTHORIZATION=f"Seat {seat}")
+        if time.monotonic() < ends:
+            break
+    assert first.status_code == 200 and first.json()["turn"] == turn
+    assert again.status_code == 429
+
+
 def test_imports_are_limited_per_address():
     client = Client()
     allowed, _ = ratelimit.LIMITS["import"]
@@ -113,14 +140,40 @@ async def test_websocket_messages_are_limited_and_a_seat_header_authenticates():
     allowed, _ = ratelimit.LIMITS["ws"]
     for _ in range(allowed + 1):
         await comm.send_json_to({"type": "sync"})
-    frames = [await comm.receive_from(timeout=5) for _ in range(allowed + 1)]
-    assert "too many messages" in frames[-1] and all("too many" not in f for f in frames[:-1])
+    frames = [await comm.receive_from(timeout=5)]
+    while "too many" not in frames[-1]:  # the accepted move was not counted: the 41st sync is refused
+        frames.append(await comm.receive_from(timeout=5))
+    assert "too many messages" in frames[-1] and len(frames) >= allowed + 1
     await comm.disconnect()
     # A wrong token is refused at the handshake.
     bad = WebsocketCommunicator(application, f"/ws/games/{created.game.id}",
                                 headers=HEADERS + [(b"authorization", b"Seat nope")])
     connected, code = await bad.connect()
     assert not connected and code == 4403
+
+
+async def test_a_websocket_playing_legal_moves_is_never_refused():
+    """More accepted moves than the socket's message limit: none is counted, none refused."""
+    created = await sync_to_async(services.create_game)("2048", {"player": "human"})
+    comm = WebsocketCommunicator(application, f"/ws/games/{created.game.id}",
+                                 headers=HEADERS + [(b"authorization", f"Seat {created.tokens['player']}".encode())])
+    connected, _ = await comm.connect()
+    assert connected
+
+    def position():
+        game = services.get_game(created.game.id)
+        return game.turn, services.current_state(game).legal_actions("player")
+
+    allowed, _ = ratelimit.LIMITS["ws"]
+    for _ in range(allowed + 10):
+        turn, legal = await sync_to_async(position)()
+        await comm.send_json_to({"type": "submit", "turn": turn + 1, "action": legal[0]})
+        while True:  # the answer to this move: the view after it, or an error
+            frame = await comm.receive_from(timeout=10)
+            assert "too many" not in frame and "Not accepted" not in frame, frame
+            if (await sync_to_async(position)())[0] > turn:
+                break
+    await comm.disconnect()
 
 
 @override_settings(LONG_POLLS_PER_ADDRESS=2)
