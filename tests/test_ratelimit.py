@@ -296,3 +296,25 @@ def test_a_person_pressing_2048_arrows_as_fast_as_the_page_answers_is_never_refu
         status, _, page = post(f"/games/{game_id}/act", {"turn": game["turn"] + 1, "action": json.dumps(legal[0])})
         assert status == 200 and "Not accepted" not in page, page  # a 429 would raise HTTPError
         moves += 1
+
+
+@pytest.mark.services
+def test_the_counts_live_in_redis_in_the_scaled_out_mode(redis_url):
+    """With REDIS_URL the counts are in Redis, shared by every process: another process's cache sees them."""
+    redis = {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": redis_url,
+             "KEY_PREFIX": f"ropasci-rl-test-{secrets.token_hex(4)}"}
+    with override_settings(CACHES={"default": redis, "ratelimit": redis}):
+        from django.core.cache.backends.redis import RedisCache
+        other = RedisCache(redis_url, {"KEY_PREFIX": redis["KEY_PREFIX"]})  # as another server process
+        allowed, _ = ratelimit.LIMITS["import"]
+        for attempt in range(2):  # a second try only if the window ended on the way
+            address = f"10.9.0.{attempt}"  # (no clear(): on Redis it would empty the whole database)
+            waits = [ratelimit.hit("import", address) for _ in range(allowed + 1)]
+            if waits[:-1] == [0.0] * allowed:
+                break
+        assert waits[-1] >= 1 and ratelimit.over("import", address) >= 1
+        name = ratelimit._window("import", address)[0]
+        assert other.get(name) == allowed + 1
+        ratelimit.refund("import", address)
+        assert other.get(name) == allowed
+        assert ratelimit.first_read("g:seat", 3) and not ratelimit.first_read("g:seat", 3)
