@@ -95,15 +95,16 @@ class Api:
             headers["Authorization"] = f"Seat {token}"
         elif self.key:
             headers["Authorization"] = f"Key {self.key}"
+        url = self.url(path)
         failing_since, backoff = None, 0.5
         while True:
             try:
-                return self._send(urllib.request.Request(self.url(path), data=data, headers=headers, method=method))
+                return self._send(urllib.request.Request(url, data=data, headers=headers, method=method))
             except ApiError as exc:
                 if exc.status not in TRANSIENT:
                     raise
                 problem, pause = str(exc), exc.retry_after
-            except (urllib.error.URLError, OSError, http.client.HTTPException, ValueError) as exc:
+            except (urllib.error.URLError, OSError, http.client.HTTPException) as exc:
                 problem, pause = f"{type(exc).__name__}: {getattr(exc, 'reason', exc)}", None
             now = time.monotonic()
             failing_since = failing_since or now
@@ -116,13 +117,17 @@ class Api:
             time.sleep(pause)
 
     def _send(self, req):
-        """One request: (status, JSON body); ApiError for an HTTP error; a cut-off answer raises."""
+        """One request: (status, JSON body); ApiError for an HTTP error or an answer that is not JSON; a
+        cut-off answer raises http.client.IncompleteRead."""
         try:
             with urllib.request.urlopen(req, timeout=self.timeout) as resp:
                 raw = resp.read()
                 if not raw:  # the server went away while holding a long-poll (its 200 was already sent)
                     raise http.client.IncompleteRead(raw)
-                return resp.status, json.loads(raw)
+                try:
+                    return resp.status, json.loads(raw)
+                except ValueError:
+                    raise ApiError(resp.status, raw[:200].decode(errors="replace")) from None
         except urllib.error.HTTPError as exc:
             raw = exc.read()
             try:
@@ -268,6 +273,8 @@ def main(argv=None) -> int:
         parser.error("give one of --bot LEVEL (new game), --game ID with --seat-token, or --key KEY (challenges)")
     if args.game and not args.seat_token:
         parser.error("--game needs --seat-token")
+    if urllib.parse.urlsplit(args.server).scheme not in ("http", "https"):
+        parser.error(f"--server must be an http:// or https:// URL, not {args.server!r}")
 
     api = Api(args.server, key=args.key, patience=args.patience)
     try:

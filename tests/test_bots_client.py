@@ -89,6 +89,7 @@ class Stub(ThreadingHTTPServer):
         self.games = {}
         self.lock = threading.Lock()
         self.log = []
+        self.refuse = 0  # answer this many requests 429 first
 
     @property
     def url(self):
@@ -111,8 +112,23 @@ class Handler(BaseHTTPRequestHandler):
         n = int(self.headers.get("Content-Length") or 0)
         return json.loads(self.rfile.read(n) or b"null")
 
+    def refused(self) -> bool:
+        """429 while the server's ``refuse`` count lasts."""
+        if self.server.refuse <= 0:
+            return False
+        self.server.refuse -= 1
+        data = b'{"error": "too many requests: try again in 0 s"}'
+        self.send_response(429)
+        self.send_header("Retry-After", "0")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+        return True
+
     def do_POST(self):
         srv = self.server
+        if self.refused():
+            return
         path = urlsplit(self.path).path
         srv.log.append(("POST", path))
         if path == "/api/games":
@@ -136,6 +152,8 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_GET(self):
         srv = self.server
+        if self.refused():
+            return
         parts = urlsplit(self.path)
         m = re.fullmatch(r"/api/games/(\w+)", parts.path)
         if not m or m.group(1) not in srv.games:
@@ -239,6 +257,27 @@ def test_client_reports_a_bad_seat_token(stub, capsys):
                         "--game", created["id"], "--seat-token", "wrong"])
     assert code == 1
     assert "token" in capsys.readouterr().err
+
+
+def test_client_waits_out_a_rate_limit_and_says_so_when_it_gives_up(stub, capsys):
+    """A 429's Retry-After is waited out and the request sent again; a server gone for longer than
+    --patience ends the client with a clear message and the command that resumes the game."""
+    stub.refuse = 2  # the next two requests answer 429, Retry-After: 0
+    code = client.main(["--server", stub.url, "--player", "games.bots.comp30024:RandomPlayer", "--bot", "random"])
+    captured = capsys.readouterr()
+    assert code == 0 and captured.out.splitlines()[-2].startswith("result: "), captured
+    assert captured.err.count("HTTP 429") == 2 and ("ANSWER", 429) not in stub.log
+
+    created = client.Api(stub.url).create_game({"upper": "human", "lower": "bot:random"})
+    url = stub.url
+    stub.shutdown()
+    stub.server_close()  # nothing listens there any more: every request is refused
+    code = client.main(["--server", url, "--player", "games.bots.comp30024:RandomPlayer", "--game", created["id"],
+                        "--seat-token", "tok-x", "--patience", "1"])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert "gave up: no answer from" in err and "Connection refused" in err
+    assert f"--game {created['id']} --seat-token tok-x --seat upper" in err
 
 
 def test_action_forms_round_trip():
