@@ -10,11 +10,13 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import os
+import threading
+import weakref
 from collections import Counter
 
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import connection
 from django.db.models import prefetch_related_objects
@@ -22,6 +24,7 @@ from django.http import HttpResponse, JsonResponse, StreamingHttpResponse
 from django.views.decorators.csrf import csrf_exempt
 
 from . import broadcast, gamelog, ratelimit, safejson, services
+from .middleware import too_many
 from .models import Game
 
 log = logging.getLogger(__name__)
@@ -158,8 +161,36 @@ def _load_payload(game_id: str, request) -> dict:
     return game_payload(game, request, seat)
 
 
-LONG_POLLS_PER_CLIENT = int(os.environ.get("LONG_POLLS_PER_CLIENT", "0") or 0) or 16
-_polls = Counter()  # client address -> waiting requests held open in this process
+class Slots:
+    """Long-polls held open in this process, counted per key (a seat, an address). A slot is taken at the
+    check, in the request's thread, so that simultaneous requests cannot all pass it, and given back when
+    the wait ends (on the loop) or when its body is dropped unread: under a lock, as two threads use it."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self.held = Counter()
+
+    def take(self, keys: list[tuple[str, int]]):
+        """A function that gives the slots back (once, however often called), or None if a key is full."""
+        with self._lock:
+            if any(self.held[key] >= cap for key, cap in keys):
+                return None
+            for key, _ in keys:
+                self.held[key] += 1
+        given = []
+
+        def give_back():
+            with self._lock:
+                if not given:
+                    given.append(True)
+                    for key, _ in keys:
+                        self.held[key] -= 1
+                        if self.held[key] <= 0:
+                            del self.held[key]
+        return give_back
+
+
+_polls = Slots()
 
 
 @allow("GET")
@@ -169,8 +200,13 @@ def detail(request, game_id: str):
 
     A sync view (its whole request is one thread hop, ``games.asgihandler``): what can be answered at once
     is; a wait is the body of a streamed response, produced on the server's loop (``_waiting``), so that a
-    waiting client holds no thread. Every check (400, 403, 404, 429) is made before the wait."""
+    waiting client holds no thread. Every check (400, 403, 404, 429) is made before the wait. Not counted
+    against the address's reads: a wait, and a seat's first read of each turn (``wait_turn`` reached)."""
+    address = ratelimit.client_address(request.META)
     wait = request.GET.get("wait_turn")
+    refused = ratelimit.over("read", address) if wait is None or not seat_token(request) else 0
+    if refused:  # (a seat's wait may be free: it is judged once read)
+        return too_many(request, refused)
     try:
         target = None
         if wait is not None:
@@ -179,29 +215,40 @@ def detail(request, game_id: str):
             except ValueError:
                 target = None
             if target is None:
-                return error(400, "wait_turn must be a whole number of turns")
+                raise services.BadRequest("wait_turn must be a whole number of turns")
         payload = _load_payload(game_id, request)
     except services.ServiceError as exc:
+        ratelimit.hit("read", address)
         return error(exc.status, exc.message)
+    seat = payload.get("seat")
     if target is None or _reached(payload, target):
+        if target is None or seat is None or not ratelimit.first_read(f"{game_id}:{seat}", target):
+            refused = ratelimit.hit("read", address)
+            if refused:
+                return too_many(request, refused)
         return JsonResponse(payload)
-    address = ratelimit.client_address(request.META)
-    if _polls[address] >= LONG_POLLS_PER_CLIENT:
-        response = error(429, f"too many waiting requests from one client (at most {LONG_POLLS_PER_CLIENT})")
+    caps = [(f"address:{address}", settings.LONG_POLLS_PER_ADDRESS)]
+    if seat is not None:
+        caps.append((f"seat:{game_id}:{seat}", settings.LONG_POLLS_PER_SEAT))
+    give_back = _polls.take(caps)
+    if give_back is None:
+        response = error(429, f"too many waiting requests (at most {settings.LONG_POLLS_PER_SEAT} per seat and "
+                              f"{settings.LONG_POLLS_PER_ADDRESS} per client address)")
         response["Retry-After"] = "1"
         return response
-    return StreamingHttpResponse(_waiting(game_id, target, request, address), content_type="application/json")
+    body = _waiting(game_id, target, request, give_back)
+    weakref.finalize(body, give_back)  # a body never started (its client gone first) gives its slots back too
+    return StreamingHttpResponse(body, content_type="application/json")
 
 
 def _reached(payload: dict, target: int) -> bool:
     return payload["turn"] >= target or payload["status"] in ("finished", "aborted")
 
 
-async def _waiting(game_id: str, target: int, request, address: str):
+async def _waiting(game_id: str, target: int, request, give_back):
     """The body of a long-poll: the game once ``target`` turns have resolved (or it ended, or the wait
-    timed out). Counted among the client's open long-polls while it waits (on the loop: ``_polls`` changes
-    in the loop's thread only). A game that became unreadable meanwhile (deleted) gives ``{"error": ...}``."""
-    _polls[address] += 1
+    timed out); its slots are given back when it ends. A game that became unreadable meanwhile (deleted)
+    gives ``{"error": ...}``."""
     try:
         try:
             payload = await wait_for_turn(game_id, target, request)
@@ -209,9 +256,7 @@ async def _waiting(game_id: str, target: int, request, address: str):
             payload = {"error": exc.message}
         yield json.dumps(payload, cls=DjangoJSONEncoder).encode()
     finally:
-        _polls[address] -= 1
-        if _polls[address] <= 0:
-            del _polls[address]
+        give_back()
 
 
 async def wait_for_turn(game_id: str, target: int, request, timeout: float = WAIT_SECONDS) -> dict:
@@ -276,6 +321,7 @@ def actions(request, game_id: str):
         game, resolved = services.submit_action(game_id, token, data["turn"], data["action"])
     except services.ServiceError as exc:
         return error(exc.status, exc.message)
+    ratelimit.advanced(request)  # an accepted move is never counted: play limits itself
     seat = services.seat_for_token(game, token).side  # the game as saved, its seats read with the token check
     body = {"status": "resolved" if resolved else "accepted", "turn": game.turn,
             "game": game_payload(game, request, seat)}
@@ -289,6 +335,7 @@ def resign(request, game_id: str):
         game = services.resign(game_id, token)
     except services.ServiceError as exc:
         return error(exc.status, exc.message)
+    ratelimit.advanced(request)
     return JsonResponse(game_payload(game, request, services.seat_for_token(game, token).side))
 
 

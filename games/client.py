@@ -13,6 +13,12 @@ The player is a COMP30024-style class (``__init__(player)``, ``action()``, ``upd
 player_action)``; the class is ``Player`` unless named after a colon), loaded as the course referee does.
 The last two lines printed are ``result: <result line>`` and ``replay: <absolute replay URL>``.
 
+The client never leaves a game it holds a seat in for a passing trouble: a rate limit (429, after its
+``Retry-After``), a busy or restarting server (502, 503, 504), a dropped or refused connection. It sends the
+request again (a move sent twice is answered 409, which it takes as done), reads the game where it is and
+plays on; only after ``--patience`` seconds (default 600) without an answer does it give up, saying so and
+printing the command that resumes the game.
+
 Standard library only (no Django), so it runs anywhere the player runs. The API:
 
 * ``POST /api/games`` ``{"game", "players": {"upper": P, "lower": P}, "turn_seconds"}`` -> 201
@@ -25,8 +31,10 @@ Standard library only (no Django), so it runs anywhere the player runs. The API:
 from __future__ import annotations
 
 import argparse
+import http.client
 import importlib
 import json
+import random
 import sys
 import time
 import urllib.error
@@ -36,23 +44,44 @@ import urllib.request
 SEATS = ("upper", "lower")
 FINISHED = {"finished", "over", "done", "ended", "aborted", "abandoned", "cancelled", "canceled"}
 POLL_SECONDS = 30
+PATIENCE = 600  # seconds without an answer before the client gives up (and says how to resume)
+TRANSIENT = {429, 502, 503, 504}  # try again: a rate limit (with Retry-After), a busy or restarting server
+MAX_BACKOFF = 5  # seconds: the longest pause between tries without a Retry-After
 
 
 class ApiError(Exception):
-    def __init__(self, status: int, body):
-        self.status, self.body = status, body
+    def __init__(self, status: int, body, retry_after: float | None = None):
+        self.status, self.body, self.retry_after = status, body, retry_after
         msg = body.get("error") if isinstance(body, dict) else None
         super().__init__(f"HTTP {status}: {msg or body}")
 
 
-class Api:
-    """A minimal JSON-over-HTTP client for the ropasci API."""
+class GaveUp(Exception):
+    """The server gave no usable answer for ``PATIENCE`` seconds."""
 
-    def __init__(self, server: str, timeout: float = POLL_SECONDS + 15, retries: int = 3, key: str | None = None):
+
+def _retry_after(value) -> float | None:
+    try:
+        return max(0.0, float(value)) if value is not None else None
+    except ValueError:
+        return None
+
+
+class Api:
+    """A minimal JSON-over-HTTP client for the ropasci API. A request that meets a rate limit (429), a busy or
+    restarting server (502, 503, 504), a dropped or refused connection or a cut-off answer is sent again,
+    after ``Retry-After`` if the server gave one, else with a growing pause, until ``patience`` seconds have
+    passed without an answer (then ``GaveUp``). Sending a move again is safe: the server answers a duplicate
+    with 409."""
+
+    def __init__(self, server: str, timeout: float = POLL_SECONDS + 15, patience: float = PATIENCE,
+                 key: str | None = None, say=None):
         self.server = server.rstrip("/") + "/"
         self.key = key  # a bot account's API key, sent where no seat token is
         self.timeout = timeout
-        self.retries = retries
+        self.patience = patience
+        self.say = say or (lambda message: print(message, file=sys.stderr, flush=True))
+        self.retried = 0  # requests sent again, all told
 
     def url(self, path: str) -> str:
         return urllib.parse.urljoin(self.server, path.lstrip("/"))
@@ -66,29 +95,46 @@ class Api:
             headers["Authorization"] = f"Seat {token}"
         elif self.key:
             headers["Authorization"] = f"Key {self.key}"
-        for attempt in range(self.retries + 1):
-            req = urllib.request.Request(self.url(path), data=data, headers=headers, method=method)
+        url = self.url(path)
+        failing_since, backoff = None, 0.5
+        while True:
             try:
-                with urllib.request.urlopen(req, timeout=self.timeout) as resp:
-                    raw = resp.read()
-                    return resp.status, (json.loads(raw) if raw else None)
-            except urllib.error.HTTPError as exc:
-                raw = exc.read()
-                try:
-                    payload = json.loads(raw) if raw else None
-                except ValueError:
-                    payload = raw.decode(errors="replace")
-                if exc.code >= 500 and attempt < self.retries:
-                    time.sleep(1 + attempt)
-                    continue
-                raise ApiError(exc.code, payload) from None
-            except (urllib.error.URLError, TimeoutError, ConnectionError):
-                # Network trouble (or a long poll that outlived the socket timeout): retry. Retrying a POST
-                # is safe: the server answers a duplicate action for the same turn with 409.
-                if attempt >= self.retries:
+                return self._send(urllib.request.Request(url, data=data, headers=headers, method=method))
+            except ApiError as exc:
+                if exc.status not in TRANSIENT:
                     raise
-                time.sleep(1 + attempt)
-        raise AssertionError("unreachable")
+                problem, pause = str(exc), exc.retry_after
+            except (urllib.error.URLError, OSError, http.client.HTTPException) as exc:
+                problem, pause = f"{type(exc).__name__}: {getattr(exc, 'reason', exc)}", None
+            now = time.monotonic()
+            failing_since = failing_since or now
+            if pause is None:
+                pause, backoff = backoff * random.uniform(0.8, 1.2), min(MAX_BACKOFF, backoff * 2)
+            if now + pause - failing_since > self.patience:
+                raise GaveUp(f"no answer from {self.server} for {now - failing_since:.0f} s (last: {problem})")
+            self.retried += 1
+            self.say(f"{method} {path}: {problem}; trying again in {pause:.1f} s")
+            time.sleep(pause)
+
+    def _send(self, req):
+        """One request: (status, JSON body); ApiError for an HTTP error or an answer that is not JSON; a
+        cut-off answer raises http.client.IncompleteRead."""
+        try:
+            with urllib.request.urlopen(req, timeout=self.timeout) as resp:
+                raw = resp.read()
+                if not raw:  # the server went away while holding a long-poll (its 200 was already sent)
+                    raise http.client.IncompleteRead(raw)
+                try:
+                    return resp.status, json.loads(raw)
+                except ValueError:
+                    raise ApiError(resp.status, raw[:200].decode(errors="replace")) from None
+        except urllib.error.HTTPError as exc:
+            raw = exc.read()
+            try:
+                payload = json.loads(raw) if raw else None
+            except ValueError:
+                payload = raw.decode(errors="replace")
+            raise ApiError(exc.code, payload, _retry_after(exc.headers.get("Retry-After"))) from None
 
     def create_game(self, players: dict, game: str = "ropasci360", turn_seconds=None) -> dict:
         status, body = self.request("POST", "/api/games", {"game": game, "players": players,
@@ -220,18 +266,23 @@ def main(argv=None) -> int:
     parser.add_argument("--bot", metavar="LEVEL", help="create a new game against the server's bot of this level")
     parser.add_argument("--key", help="play the challenges to the bot account of this API key")
     parser.add_argument("--games", type=int, default=0, help="with --key: stop after this many games (default: never)")
+    parser.add_argument("--patience", type=float, default=PATIENCE, metavar="SECONDS",
+                        help=f"give up after this long without an answer from the server (default {PATIENCE})")
     args = parser.parse_args(argv)
     if sum(map(bool, (args.bot, args.game, args.key))) != 1:
         parser.error("give one of --bot LEVEL (new game), --game ID with --seat-token, or --key KEY (challenges)")
     if args.game and not args.seat_token:
         parser.error("--game needs --seat-token")
+    if urllib.parse.urlsplit(args.server).scheme not in ("http", "https"):
+        parser.error(f"--server must be an http:// or https:// URL, not {args.server!r}")
 
-    api = Api(args.server, key=args.key)
+    api = Api(args.server, key=args.key, patience=args.patience)
     try:
         cls = load_player_class(args.player)
     except (ImportError, AttributeError) as exc:
         print(f"cannot load player {args.player!r}: {exc}", file=sys.stderr)
         return 2
+    game_id = token = None
     try:
         if args.key:
             played = serve(api, cls, args.player, games=max(0, args.games),
@@ -260,8 +311,12 @@ def main(argv=None) -> int:
         else:
             print(f"server error: {exc}", file=sys.stderr)
         return 1
-    except (urllib.error.URLError, OSError) as exc:
-        print(f"cannot reach {args.server}: {exc}", file=sys.stderr)
+    except GaveUp as exc:
+        print(f"gave up: {exc}", file=sys.stderr)
+        if game_id is not None:
+            print(f"game {game_id} goes on without this client (its seat is still {args.seat}); to play on, run: "
+                  f"python -m games.client --server {args.server} --player {args.player} --game {game_id} "
+                  f"--seat-token {token} --seat {args.seat}", file=sys.stderr)
         return 1
     result = game.get("result") or f"{game.get('status')}: {game.get('ending') or 'no result'}"
     print(f"result: {result}")

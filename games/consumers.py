@@ -163,6 +163,8 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
                 raise
             await self.send_error("the server is busy: try again in a moment")  # rolled back: nothing changed
             return
+        # A move or resignation accepted is not counted: legal play limits itself (games.ratelimit).
+        await sync_to_async(ratelimit.refund, thread_sensitive=False)("ws", ratelimit.scope_address(self.scope))
         await self.send_view()
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs):

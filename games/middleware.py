@@ -28,7 +28,7 @@ BUSY_RETRY_SECONDS = 2
 
 # URL name -> the kind of limit its POSTs count against
 KINDS = {
-    "new_game": "create", "api_games": "create",
+    "new_game": "create", "api_games": "create", "api_challenges": "create", "challenge_create": "create",
     "act": "act", "api_actions": "act", "resign": "act", "api_resign": "act", "join": "act",
     "import_log": "import", "hint": "hint",
 }
@@ -42,6 +42,30 @@ def _seat_key(request, kwargs) -> str | None:
     game_id = kwargs.get("game_id")
     seat = seatsession.recall(request.session, game_id) if game_id and hasattr(request, "session") else None
     return f"seat:{game_id}:{seat[0]}" if seat else None
+
+
+class Limited:
+    """One limited request: refused before its view if its client is over a limit; counted before its view
+    (creations, imports, hints) or, for moves, after it and only if it did not move the game."""
+
+    def __init__(self, kind: str, address: str, seat: str | None = None):
+        self.kind, self.address, self.seat = kind, address, seat
+
+    def refusal(self, request) -> HttpResponse | None:
+        if self.kind != "act":
+            wait = ratelimit.hit(self.kind, self.address)
+        else:
+            wait = ratelimit.over("act-address", self.address) or (self.seat and ratelimit.over("act", self.seat))
+        return too_many(request, wait) if wait else None
+
+    def settle(self, request, response) -> None:
+        """A move, join or resignation that moved nothing costs its address and its seat one request (the
+        seat only if it exists: a made-up token makes no entry in the counts)."""
+        if self.kind != "act" or getattr(request, "advanced_game", False):
+            return
+        ratelimit.hit("act-address", self.address)
+        if self.seat and response.status_code not in (403, 404):
+            ratelimit.hit("act", self.seat)
 
 
 class AsyncCapable:
@@ -142,17 +166,29 @@ class RateLimitMiddleware(AsyncCapable):
     serves sync code; the checks (cache and session reads) run in that thread only for POSTs."""
 
     def sync_call(self, request):
-        return self.refusal(request) or self.get_response(request)
+        limited = self.limited(request)
+        refused = limited and limited.refusal(request)
+        if refused:
+            return refused
+        response = self.get_response(request)
+        if limited:
+            limited.settle(request, response)
+        return response
 
     async def __acall__(self, request):
+        limited = None
         if request.method not in ("GET", "HEAD", "OPTIONS"):
-            refused = await sync_to_async(self.refusal)(request)
-            if refused is not None:
+            limited = await sync_to_async(self.limited)(request)
+            refused = limited and await sync_to_async(limited.refusal)(request)
+            if refused:
                 return refused
-        return await self.get_response(request)
+        response = await self.get_response(request)
+        if limited:
+            await sync_to_async(limited.settle)(request, response)
+        return response
 
-    def refusal(self, request) -> HttpResponse | None:
-        """429 if this request goes over a limit, else None (and it is counted)."""
+    def limited(self, request) -> Limited | None:
+        """What limits this request counts against (None: none)."""
         if request.method in ("GET", "HEAD", "OPTIONS") or ratelimit.scale() <= 0:
             return None
         try:
@@ -163,16 +199,7 @@ class RateLimitMiddleware(AsyncCapable):
         if kind is None:
             return None
         address = ratelimit.client_address(request.META)
-        checks = [(kind, address)] if kind != "act" else [("act-address", address)]
-        if kind == "act":
-            seat = _seat_key(request, match.kwargs)
-            if seat:
-                checks.append(("act", seat))
-        for which, key in checks:
-            wait = ratelimit.hit(which, key)
-            if wait:
-                return too_many(request, wait)
-        return None
+        return Limited(kind, address, _seat_key(request, match.kwargs) if kind == "act" else None)
 
 
 def database_busy(exception: BaseException) -> bool:

@@ -9,7 +9,7 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 
-from . import hints, presenters, replay, safejson, seatsession, services
+from . import hints, presenters, ratelimit, replay, safejson, seatsession, services
 from .bots import LEVEL_WORDS, levels_for
 from .engine import load_game, registered_names
 from .forms import ME, NewGameForm
@@ -178,6 +178,7 @@ def join(request: HttpRequest, game_id: str) -> HttpResponse:
         game, side, token = services.claim_seat(game_id, side, user=request.user, name=name)
     except services.ServiceError as exc:
         return _refused(request, game_id, exc)
+    ratelimit.advanced(request)
     seatsession.remember(request.session, game.id, side, token)
     messages.success(request, f"You play {ui_for(services.engine_for(game)).seat_name(side)}.")
     if _is_htmx(request):
@@ -208,6 +209,7 @@ def act(request: HttpRequest, game_id: str) -> HttpResponse:
         services.submit_action(game_id, seat[1], turn, action)
     except services.ServiceError as exc:
         return _refused(request, game_id, exc)
+    ratelimit.advanced(request)  # an accepted move is never counted: play limits itself
     return _done(request, game_id, seat[0])
 
 
@@ -225,6 +227,7 @@ def resign(request: HttpRequest, game_id: str) -> HttpResponse:
         services.resign(game_id, seat[1])
     except services.ServiceError as exc:
         return _refused(request, game_id, exc)
+    ratelimit.advanced(request)
     return _done(request, game_id, seat[0])
 
 

@@ -199,13 +199,25 @@ else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "games.channellayer.InProcessChannelLayer"}}
 
 # Rate limits (games.ratelimit): RATE_LIMITS scales them (0: off); TRUSTED_PROXIES is the number of reverse
-# proxies in front whose X-Forwarded-For entries name the client. With Redis, the cache (and so the counts) is
-# shared by every process.
+# proxies in front whose X-Forwarded-For entries name the client. The counts have a cache of their own
+# ("ratelimit"), so that nothing else stored in a cache can push them out: in one process a memory cache far
+# larger than the keys a client can make (an address, or a seat that exists), with Redis the same Redis,
+# shared by every process. LONG_POLLS_PER_SEAT / _PER_ADDRESS cap the ?wait_turn requests held open at once
+# in one process (games.api).
 RATE_LIMITS = float(os.environ.get("RATE_LIMITS", "1") or 1)
 TRUSTED_PROXIES = int(os.environ.get("TRUSTED_PROXIES", "0") or 0)
+LONG_POLLS_PER_SEAT = int(os.environ.get("LONG_POLLS_PER_SEAT", "0") or 0) or 4
+LONG_POLLS_PER_ADDRESS = int(os.environ.get("LONG_POLLS_PER_ADDRESS")  # its old name: LONG_POLLS_PER_CLIENT
+                             or os.environ.get("LONG_POLLS_PER_CLIENT") or 0) or 256
 if REDIS_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
-                          "KEY_PREFIX": "ropasci", "OPTIONS": REDIS_CACHE_TIMEOUTS}}
+                          "KEY_PREFIX": "ropasci", "OPTIONS": REDIS_CACHE_TIMEOUTS},
+              "ratelimit": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
+                            "KEY_PREFIX": "ropasci-rl", "OPTIONS": REDIS_CACHE_TIMEOUTS}}
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+              "ratelimit": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "ratelimit",
+                            "OPTIONS": {"MAX_ENTRIES": 100_000}}}
 
 # Bots ---------------------------------------------------------------------
 # Seconds of search per move for the strong bot (default: the bot's own, at most 1 s); the worker

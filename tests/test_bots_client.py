@@ -1,11 +1,18 @@
-"""``python -m games.client`` against a tiny stub of the HTTP API (http.server in a thread).
+"""``python -m games.client`` against a tiny stub of the HTTP API (http.server in a thread), and against a
+live Daphne with the rate limits on: a program playing at full speed, a lab of clients behind one address, a
+server restart mid-game.
 
 The stub implements just enough of the protocol (create, long-poll GET, seat-token actions with 200/202/
 400/403/409) to play a few turns with a bot in the other seat, then declares the game over."""
 import json
+import queue
 import re
+import subprocess
+import sys
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -13,6 +20,8 @@ import pytest
 from games import client
 from games.bots import make_bot
 from games.engine import load_game
+from tests import liveserver
+from tests.liveserver import LiveServer, api_call
 
 GAME = load_game("ropasci360")
 TURN_LIMIT = 3
@@ -80,6 +89,7 @@ class Stub(ThreadingHTTPServer):
         self.games = {}
         self.lock = threading.Lock()
         self.log = []
+        self.refuse = 0  # answer this many requests 429 first
 
     @property
     def url(self):
@@ -102,8 +112,23 @@ class Handler(BaseHTTPRequestHandler):
         n = int(self.headers.get("Content-Length") or 0)
         return json.loads(self.rfile.read(n) or b"null")
 
+    def refused(self) -> bool:
+        """429 while the server's ``refuse`` count lasts."""
+        if self.server.refuse <= 0:
+            return False
+        self.server.refuse -= 1
+        data = b'{"error": "too many requests: try again in 0 s"}'
+        self.send_response(429)
+        self.send_header("Retry-After", "0")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+        return True
+
     def do_POST(self):
         srv = self.server
+        if self.refused():
+            return
         path = urlsplit(self.path).path
         srv.log.append(("POST", path))
         if path == "/api/games":
@@ -127,6 +152,8 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_GET(self):
         srv = self.server
+        if self.refused():
+            return
         parts = urlsplit(self.path)
         m = re.fullmatch(r"/api/games/(\w+)", parts.path)
         if not m or m.group(1) not in srv.games:
@@ -232,8 +259,134 @@ def test_client_reports_a_bad_seat_token(stub, capsys):
     assert "token" in capsys.readouterr().err
 
 
+def test_client_waits_out_a_rate_limit_and_says_so_when_it_gives_up(stub, capsys):
+    """A 429's Retry-After is waited out and the request sent again; a server gone for longer than
+    --patience ends the client with a clear message and the command that resumes the game."""
+    stub.refuse = 2  # the next two requests answer 429, Retry-After: 0
+    code = client.main(["--server", stub.url, "--player", "games.bots.comp30024:RandomPlayer", "--bot", "random"])
+    captured = capsys.readouterr()
+    assert code == 0 and captured.out.splitlines()[-2].startswith("result: "), captured
+    assert captured.err.count("HTTP 429") == 2 and ("ANSWER", 429) not in stub.log
+
+    created = client.Api(stub.url).create_game({"upper": "human", "lower": "bot:random"})
+    url = stub.url
+    stub.shutdown()
+    stub.server_close()  # nothing listens there any more: every request is refused
+    code = client.main(["--server", url, "--player", "games.bots.comp30024:RandomPlayer", "--game", created["id"],
+                        "--seat-token", "tok-x", "--patience", "1"])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert "gave up: no answer from" in err and "Connection refused" in err
+    assert f"--game {created['id']} --seat-token tok-x --seat upper" in err
+
+
 def test_action_forms_round_trip():
     for a in [("THROW", "r", (4, -2)), ("SLIDE", (0, 0), (1, -1)), ("SWING", (0, 0), (2, -1))]:
         assert client.action_from_json(client.action_to_json(a)) == a
         assert client.action_to_json(a) == GAME.action_to_json(a)
     assert client.action_to_json(["SLIDE", [0, 0], [1, -1]]) == ["SLIDE", [0, 0], [1, -1]]
+
+
+# --- the real client against a live Daphne with the rate limits on, at their defaults ---------------------
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+REFUSED = re.compile(r'" 429 \d+$', re.M)  # a 429 in Daphne's access log
+PLAYER = "games.bots.comp30024:RandomPlayer"
+
+
+@pytest.fixture(scope="module")
+def limited():
+    """A live server with the rate limits on at their defaults; the strong bot quick (many games at once)."""
+    with LiveServer(env={"RATE_LIMITS": "1", "BOT_SECONDS": "0.02"}) as srv:
+        yield srv
+
+
+def run_clients(srv, n: int, *args: str, timeout: float = 240) -> list[tuple[int, str, str]]:
+    """``n`` clients at once, ``python -m games.client --server URL --player PLAYER ARGS``: (code, out, err)."""
+    procs = [subprocess.Popen([sys.executable, "-m", "games.client", "--server", srv.url, "--player", PLAYER, *args],
+                              cwd=BASE_DIR, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+             for _ in range(n)]
+    results = []
+    try:
+        for proc in procs:
+            out, err = proc.communicate(timeout=timeout)
+            results.append((proc.returncode, out, err))
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                proc.kill()
+    return results
+
+
+def test_a_program_playing_as_fast_as_the_server_answers_is_never_refused(limited):
+    # Each move is legal and one a turn: however fast it comes, no limit refuses it.
+    before = len(REFUSED.findall(limited.read_log()))
+    [(code, out, err)] = run_clients(limited, 1, "--bot", "random")
+    assert code == 0, err
+    assert out.splitlines()[-2].startswith("result: ") and "429" not in err
+    assert len(REFUSED.findall(limited.read_log())) == before
+
+
+def test_twenty_clients_from_one_address_all_finish_against_the_strong_bot(limited):
+    # A course lab: many students behind one address, each long-polling while the bot thinks.
+    before = len(REFUSED.findall(limited.read_log()))
+    results = run_clients(limited, 20, "--bot", "strong")
+    assert [code for code, _, _ in results] == [0] * 20, [err for code, _, err in results if code]
+    assert all(out.splitlines()[-2].startswith("result: ") for _, out, _ in results)
+    assert len(REFUSED.findall(limited.read_log())) == before
+
+
+def test_the_client_resumes_its_game_after_a_server_restart(monkeypatch):
+    """The server is killed mid-game and stays down while the client tries again five times (some 8 s, longer
+    than the client once waited before giving up), then starts again on the same port and database: the
+    client reads the game where it is and plays it to its end."""
+    with LiveServer(env={"RATE_LIMITS": "1"}) as srv:
+        status, created = api_call(srv.url, "/api/games", {"game": "ropasci360",
+                                                           "players": {"upper": "human", "lower": "human"}})
+        assert status == 201, created
+        game_id, upper, lower = created["id"], created["seats"]["upper"]["token"], created["seats"]["lower"]["token"]
+        proc = subprocess.Popen([sys.executable, "-m", "games.client", "--server", srv.url, "--player", PLAYER,
+                                 "--game", game_id, "--seat-token", upper, "--seat", "upper"],
+                                cwd=BASE_DIR, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        errors = queue.Queue()  # the client's stderr, line by line (None: it ended)
+        threading.Thread(target=lambda: [errors.put(line) for line in proc.stderr] + [errors.put(None)],
+                         daemon=True).start()
+        try:
+            for turn in (1, 2, 3):  # the test plays lower; the client, upper
+                play_lower(srv, game_id, lower, turn)
+            port = srv.port
+            srv.process.kill()
+            srv.process.wait()
+            for _ in range(5):
+                line = errors.get(timeout=60)  # the client's "... trying again in S s", one per attempt
+                assert line is not None and "trying again" in line, line
+            monkeypatch.setattr(liveserver, "free_port", lambda: port)
+            srv.kill_and_restart()
+            assert srv.port == port
+            for turn in (4, 5):  # the client must come back to play upper's moves for these turns
+                play_lower(srv, game_id, lower, turn)
+            status, game = api_call(srv.url, f"/api/games/{game_id}/resign", {}, token=lower)
+            assert status == 200 and game["status"] == "finished", game
+            out = proc.stdout.read()
+            proc.wait(timeout=60)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+    assert proc.returncode == 0, list(errors.queue)
+    assert out.splitlines()[-2].startswith("result: "), out
+
+
+def play_lower(srv, game_id: str, token: str, turn: int) -> None:
+    """Lower's first legal move of ``turn``, once turn - 1 has resolved; returns when ``turn`` has resolved."""
+    deadline = time.monotonic() + 60
+    while True:
+        status, game = api_call(srv.url, f"/api/games/{game_id}?wait_turn={turn - 1}", token=token)
+        assert status == 200, game
+        if game["turn"] == turn - 1 and "lower" in game["to_act"]:
+            break
+        assert time.monotonic() < deadline, game
+    status, answer = api_call(srv.url, f"/api/games/{game_id}/actions",
+                              {"turn": turn, "action": game["legal_actions"][0]}, token=token)
+    assert status in (200, 202), answer
+    while api_call(srv.url, f"/api/games/{game_id}?wait_turn={turn}", token=token)[1]["turn"] < turn:
+        assert time.monotonic() < deadline, f"turn {turn} did not resolve: the client did not play it"
