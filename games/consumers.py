@@ -67,6 +67,9 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         self.client = client
         _open[client] += 1
         self.game_id = self.scope["url_route"]["kwargs"]["game_id"]
+        if "\x00" in self.game_id:  # no id holds NUL, and PostgreSQL would refuse the query
+            await self.refuse(4404, "no such game")
+            return
         self.seat = await database_sync_to_async(self.seat_of)()
         if self.seat is MISSING:
             await self.refuse(4404, "no such game")

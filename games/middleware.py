@@ -153,6 +153,21 @@ class NulRefusalMiddleware(AsyncCapable):
         return refuse(request, 400, self.MESSAGE) if _form_holds_nul(request) else None
 
 
+class NulCookieGuard:
+    """ASGI middleware for WebSockets, between Channels' cookie parsing and its session: a cookie holding NUL
+    is dropped, as ``NulRefusalMiddleware`` drops it for HTTP (its session lookup made a 500 on PostgreSQL)."""
+
+    def __init__(self, inner):
+        self.inner = inner
+
+    async def __call__(self, scope, receive, send):
+        cookies = scope.get("cookies") or {}
+        if any(NUL in name or NUL in value for name, value in cookies.items()):
+            scope = {**scope, "cookies": {name: value for name, value in cookies.items()
+                                          if NUL not in name and NUL not in value}}
+        return await self.inner(scope, receive, send)
+
+
 def refuse(request, status: int, message: str) -> HttpResponse:
     """``{"error": message}`` for the API, a short page for the rest."""
     if request.path.startswith("/api/"):

@@ -1,8 +1,8 @@
 """ASGI entry point: ``python -m ropasci.server ropasci.asgi:application`` (Daphne, request bodies bounded).
 
-HTTP goes to Django; WebSockets go through Channels (session/user via
-AuthMiddlewareStack) to the routes in ``games.routing.websocket_urlpatterns``,
-whose consumer checks the Origin against ALLOWED_HOSTS (``games.consumers``).
+HTTP goes to Django; WebSockets go through Channels (cookies, then ``NulCookieGuard`` dropping a cookie that holds
+NUL, then session and user: Channels' ``AuthMiddlewareStack`` with the guard inside) to the routes in
+``games.routing.websocket_urlpatterns``, whose consumer checks the Origin against ALLOWED_HOSTS (``games.consumers``).
 """
 
 import os
@@ -14,9 +14,11 @@ from games.asgihandler import get_asgi_application  # noqa: E402  (a sync view's
 # Set Django up (apps, models) before anything that imports models.
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.auth import AuthMiddleware  # noqa: E402
 from channels.routing import ChannelNameRouter, ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.sessions import CookieMiddleware, SessionMiddleware  # noqa: E402
 
+from games.middleware import NulCookieGuard  # noqa: E402
 from games.requestthreads import RequestThreads  # noqa: E402
 from games.serverloop import ServerLoop  # noqa: E402
 from games.routing import channel_routes, websocket_urlpatterns  # noqa: E402
@@ -24,7 +26,8 @@ from games.routing import channel_routes, websocket_urlpatterns  # noqa: E402
 application = ServerLoop(ProtocolTypeRouter(
     {
         "http": RequestThreads(django_asgi_app),
-        "websocket": AuthMiddlewareStack(URLRouter(websocket_urlpatterns)),
+        "websocket": CookieMiddleware(NulCookieGuard(SessionMiddleware(AuthMiddleware(
+            URLRouter(websocket_urlpatterns))))),
         "channel": ChannelNameRouter(channel_routes),
     }
 ))

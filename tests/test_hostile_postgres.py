@@ -222,3 +222,20 @@ def test_a_cookie_holding_nul_is_ignored(pg):
         assert response.status == 200 and "Log in" in response.read().decode()
     finally:
         conn.close()
+
+
+def test_a_websocket_with_nul_in_its_id_or_cookie_is_answered_not_a_500(pg):
+    """The socket's own stack (Channels, not Django's middleware): NUL in the game id is "no such game" (4404), a
+    cookie holding NUL is as if not sent; before, both made the handshake a 500 on PostgreSQL."""
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect
+
+    base = pg.url.replace("http://", "ws://")
+    with connect(f"{base}/ws/games/a%00b", proxy=None, open_timeout=10, origin=pg.url) as ws:
+        assert "no such game" in ws.recv(timeout=10)
+        with pytest.raises(ConnectionClosed) as closed:
+            ws.recv(timeout=10)
+    assert closed.value.rcvd.code == 4404
+    with connect(f"{base}/ws/games/{pg.game['id']}", proxy=None, open_timeout=10, origin=pg.url,
+                 additional_headers={"Cookie": 'sessionid="abcdefghijkl\\000mnop"'}) as ws:
+        assert 'id="board"' in ws.recv(timeout=10)
