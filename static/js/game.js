@@ -542,6 +542,7 @@
   var unloading = false;
   var socket = null;   // the open WebSocket, if any
   var wrapper = null;  // the extension's socket wrapper (has reconnect())
+  var refusals = 0;    // closes in a row that asked the page to come back later
   window.addEventListener("pagehide", function () { unloading = true; });
   function setConn(text, cls) {
     if (!conn) return;
@@ -566,9 +567,13 @@
     if (unloading) return;
     var code = closed ? closed.code : 0;
     if (code === 4404) { setConn("game not found", "offline"); return; }
+    if (code === 4403) { setConn("not allowed: reload the page", "offline"); return; }
     setConn("reconnecting…", "offline");
+    // Too many sockets (4429) or the server's channel layer down (4503): wait longer each time, up to 30 s.
+    refusals = (code === 4429 || code === 4503) ? refusals + 1 : 0;
     if ([1005, 1006, 1011, 1012, 1013].indexOf(code) < 0) {
-      window.setTimeout(reconnectNow, 500 + Math.random() * 1000);
+      var wait = refusals ? Math.min(30000, 1000 * Math.pow(2, refusals)) : 1000;
+      window.setTimeout(reconnectNow, wait * (0.5 + Math.random()));
     }
   });
   window.addEventListener("online", reconnectNow);
