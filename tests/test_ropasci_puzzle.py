@@ -7,6 +7,7 @@ import io
 import itertools
 import json
 import random
+import time
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -116,6 +117,8 @@ def test_the_game_takes_four_upper_tokens_and_refuses_five_clearly_while_the_sol
         make_game(position=five)
     assert "at most 4 Upper tokens" in str(exc.value) and "manage.py solve" in str(exc.value)
     assert len(solve(five)) == 2
+    nine = {"upper": [["r", 0, 0]] * 9, "lower": [["s", 2, 0], ["s", -2, 0]]}  # 6^9 joint moves a turn
+    assert len(solve(nine, deadline=time.perf_counter() + 10)) == 2
 
 
 def test_parameter_type_is_checked():
