@@ -1,14 +1,14 @@
 """The course adapter measured as the 2021 COMP30024 referee measures a player: memory and CPU.
 
-The referee imports both players' packages, takes the process's virtual size (``VmSize`` in
-``/proc/self/status``) as its baseline, and after every ``__init__``, ``action()`` and ``update()`` ends the
-game ("resource limit exceeded") once ``VmPeak`` minus that baseline passes the limit (100 MB per player); each
-player may also use 60 s of CPU. This plays one whole game of one of our classes (``games.bots.comp30024``)
-against a random course-style opponent (or, with ``--opponent``, one of the engine's bots, whose memory then
-counts against ours too: a longer game, still measured conservatively) and reports the largest growth it saw and the CPU of our player's
-calls. Our package is imported first and the baseline taken at once: whatever the referee side loads later
-(the rules to check moves, the opponent's engine state) counts against us, which is stricter than the
-referee. One game per process, as the referee plays.
+The referee imports both players' packages, takes the process's virtual size (``VmSize`` in ``/proc/self/status``)
+as its baseline, and after every ``__init__``, ``action()`` and ``update()`` ends the game ("resource limit
+exceeded") once ``VmPeak`` minus that baseline passes the limit (100 MB per player); each player may also use 60 s
+of CPU. This plays one whole game of one of our classes (``games.bots.comp30024``) against a random course-style
+opponent (or, with ``--opponent``, one of the engine's bots, whose memory then counts against ours too: a longer
+game, still measured conservatively) and reports the largest growth it saw and the CPU of our player's calls. Our
+package is imported first and the baseline taken at once: whatever the referee side loads later (the rules to check
+moves, the opponent's engine state) counts against us, which is stricter than the referee. One game per process, as
+the referee plays.
 
     python benchmarks/course_referee.py [--player Player] [--side upper] [--seed 1] [--max-turns 360] [--json]
     python benchmarks/course_referee.py --opponent strong --opponent-seconds 0.05   # a long game

@@ -3,11 +3,11 @@
 
     python benchmarks/puzzles.py [--groups library,mixed-3x9,...] [--baseline SECONDS]
 
-The set: the puzzle library, then seeded random positions per group (``mixed-UxL``: U Upper tokens of
-different symbols (a fourth repeats one) and L Lower tokens they can all beat, 0-8 blocks; ``same-3xL``:
-three Upper rocks and L Lower scissors). ``--baseline`` also runs a plain joint A* (every joint move, the classic bound "the farthest
-target from its nearest predator, two hexes a turn") with that time limit per position, for comparison.
-Run it alone on the machine: the figures are wall-clock seconds.
+The set: the puzzle library, then seeded random positions per group (``mixed-UxL``: U Upper tokens of different
+symbols (a fourth repeats one) and L Lower tokens they can all beat, 0-8 blocks; ``same-3xL``: three Upper rocks and
+L Lower scissors). ``--baseline`` also runs a plain joint A* (every joint move, the classic bound "the farthest
+target from its nearest predator, two hexes a turn") with that time limit per position, for comparison. Run it alone
+on the machine: the figures are wall-clock seconds.
 """
 from __future__ import annotations
 

@@ -370,7 +370,7 @@ def class_moves(ups: tuple, idx: list, lists: list):
     """The moves of the tokens ``idx`` of one class, one tuple per combination (in ``idx`` order); tokens on one
     hex with the same moves are interchangeable, so they take each multiset of those moves once (nine stacked
     tokens with six moves: 2,002 combinations instead of 10 million)."""
-    runs = []  # (number of tokens, their moves); ups is sorted, so identical tokens are neighbours in idx
+    runs = []  # [number of tokens, their moves, the first's index]; ups is sorted: identical tokens are neighbours
     for i in idx:
         if runs and ups[i] == ups[runs[-1][2]] and lists[i] == runs[-1][1]:
             runs[-1][0] += 1

@@ -13,7 +13,7 @@ and gives each move ``remaining / max(20, expected turns left)`` of a 48 s plan 
 well inside the limit. The search itself keeps no tables between moves, so memory stays small.
 
 The referee's memory baseline is the process's virtual size right after it imports both players' packages,
-and a player is forfeited once the peak grows 100 MB past it: NumPy and SciPy alone add about 270 MB of
+and a player is forfeited once the peak grows 100 MB past it: NumPy and SciPy alone add about 290 MB of
 virtual memory. So everything the levels use (the bot modules, NumPy and SciPy through ``strong``, the game,
 its evaluation module and the rules' C speedups) is loaded when this module is imported, not in ``__init__``.
 """
