@@ -3,11 +3,11 @@
 
     python benchmarks/puzzles.py [--groups library,mixed-3x9,...] [--baseline SECONDS]
 
-The set: the puzzle library, then seeded random positions per group (``mixed-UxL``: U Upper tokens of
-different symbols and L Lower tokens they can all beat, 0-8 blocks; ``same-3xL``: three Upper rocks and L
-Lower scissors). ``--baseline`` also runs a plain joint A* (every joint move, the classic bound "the farthest
-target from its nearest predator, two hexes a turn") with that time limit per position, for comparison.
-Run it alone on the machine: the figures are wall-clock seconds.
+The set: the puzzle library, then seeded random positions per group (``mixed-UxL``: U Upper tokens of different
+symbols (a fourth repeats one) and L Lower tokens they can all beat, 0-8 blocks; ``same-3xL``: three Upper rocks and
+L Lower scissors). ``--baseline`` also runs a plain joint A* (every joint move, the classic bound "the farthest
+target from its nearest predator, two hexes a turn") with that time limit per position, for comparison. Run it alone
+on the machine: the figures are wall-clock seconds.
 """
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ from games.ropasci_puzzle.position import library, parse_position  # noqa: E402
 from games.ropasci_puzzle.solver import FAR, encode, predator, solve  # noqa: E402
 
 PREY = {"r": "s", "p": "r", "s": "p"}
-GROUPS = ("library", "mixed-2x4", "mixed-3x4", "mixed-3x6", "mixed-3x9", "same-3x9")
+GROUPS = ("library", "mixed-2x4", "mixed-3x4", "mixed-3x6", "mixed-3x9", "same-3x9", "mixed-4x4", "mixed-4x6")
 PER_GROUP = 8
 BASELINE_STATES = 2_000_000  # the plain A* stops there too (memory)
 
@@ -38,7 +38,8 @@ def random_position(rng: random.Random, group: str) -> dict:
     cells = list(HEXES)
     rng.shuffle(cells)
     n_blocks = rng.randint(0, 8)
-    symbols = ["r"] * n_upper if kind == "same" else rng.sample("rps", n_upper)
+    symbols = ["r"] * n_upper if kind == "same" else rng.sample("rps", min(3, n_upper))
+    symbols += [rng.choice("rps") for _ in range(n_upper - len(symbols))]  # a fourth token repeats a symbol
     return {"upper": [[symbols[i], *cells[i]] for i in range(n_upper)],
             "lower": [[PREY[rng.choice(symbols)], *cells[n_upper + i]] for i in range(n_lower)],
             "block": [["", *cells[n_upper + n_lower + i]] for i in range(n_blocks)]}

@@ -48,7 +48,7 @@ def test_a_position_is_built_by_clicking_and_saved(page, server):  # noqa: F811
     # A broken position is named, and the link to share this setup carries the position.
     position_box(page).fill('{"upper": [], "lower": [["s", 0, 0]]}')
     position_box(page).dispatch_event("change")
-    expect(page.locator("#game-options .error")).to_contain_text("Upper must have 1 to 3 tokens")
+    expect(page.locator("#game-options .error")).to_contain_text("Upper must have 1 to 9 tokens")
     page.screenshot(path=SHOT.format("editor"), full_page=True)
 
 

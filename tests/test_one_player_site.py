@@ -78,7 +78,8 @@ def test_the_editor_places_and_erases(tool, hex_, expect):
 
 @pytest.mark.parametrize("text,message", [
     ("{not json", "not valid JSON"),
-    ('{"upper": [], "lower": [["s", 0, 0]]}', "Upper must have 1 to 3 tokens"),
+    ('{"upper": [], "lower": [["s", 0, 0]]}', "Upper must have 1 to 9 tokens"),
+    (json.dumps({"upper": [["r", 0, 0]] * 5, "lower": [["s", 2, 0]]}), "at most 4 Upper tokens"),
     ('{"upper": [["r", 9, 9]], "lower": [["s", 0, 0]]}', "off the board"),
     ("[1, 2]", "must be a dict"),
 ])
@@ -91,6 +92,25 @@ def test_a_bad_position_is_named_in_the_options_and_refused_on_creation(text, me
     assert response.status_code == 400
     assert message in response.content.decode()
     assert Game.objects.count() == before
+
+
+def test_a_position_with_four_upper_tokens_is_accepted_and_played_with_hints():
+    """Like the course's public test with three papers and a scissors."""
+    four = {"upper": [["p", 3, -2], ["p", 3, 0], ["p", 2, 1], ["s", 4, -3]],
+            "lower": [["r", -1, 0], ["r", 0, 2], ["p", 1, -2]], "block": [["", 1, 0]]}
+    client = Client()
+    html = options(client, param_position=json.dumps(four))
+    assert errors(html) == [] and shown_position(html) == four
+    game = new_puzzle(client, four)
+    assert client.get(game.get_absolute_url()).status_code == 200
+    for turn in range(1, 5):
+        html = client.post(reverse("hint", args=[game.id]), **HTMX).content.decode()
+        value = re.search(r'data-action="([^"]+)"', html).group(1).replace("&quot;", '"')
+        response = client.post(reverse("act", args=[game.id]), {"turn": str(turn), "action": value}, **HTMX)
+        assert response.status_code == 200
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    assert "after 4 turns: as few as possible!" in client.get(game.get_absolute_url()).content.decode()
 
 
 def test_the_library_page_lists_every_puzzle_with_play_watch_and_link():

@@ -7,6 +7,7 @@ import io
 import itertools
 import json
 import random
+import time
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -91,8 +92,8 @@ def test_default_is_the_course_example():
     ({"upper": [["r", 0, 0]], "lower": [["s", 1, 0]], "block": [["", 1, 0]]}, "shares the hex of a block"),
     ({"upper": [["r", 0, 0]], "lower": [["s", 0, 0]]}, "share a hex only if they have the same symbol"),
     ({"upper": [["r", 0, 0], ["p", 0, 0]], "lower": [["s", 1, 0]]}, "same symbol"),
-    ({"upper": [["r", 0, 0]] * 4, "lower": [["s", 1, 0]]}, "1 to 3 tokens"),
-    ({"upper": [], "lower": [["s", 1, 0]]}, "1 to 3 tokens"),
+    ({"upper": [["r", 0, 0]] * 10, "lower": [["s", 1, 0]]}, "1 to 9 tokens"),
+    ({"upper": [], "lower": [["s", 1, 0]]}, "1 to 9 tokens"),
     ({"upper": [["r", 0, 0]], "lower": []}, "1 to 9 tokens"),
     ({"upper": [["r", 0, 0]], "lower": [["s", 1, 0]], "block": [["x", 2, 0]]}, "block's symbol"),
     ({"upper": [["r", 0, True]], "lower": [["s", 1, 0]]}, "integer r and q"),
@@ -106,6 +107,18 @@ def test_invalid_positions_are_refused_with_a_reason(position, words):
     assert words in str(exc.value)
     with pytest.raises(PositionError):
         parse_position(position)
+
+
+def test_the_game_takes_four_upper_tokens_and_refuses_five_clearly_while_the_solver_takes_them():
+    four = {"upper": [["r", 0, 0]] * 4, "lower": [["s", 1, 0]]}
+    assert len(make_game(position=four).new_initial_state().legal_actions("upper")) == 6 ** 4
+    five = {"upper": [["r", 0, 0]] * 5, "lower": [["s", 2, 0]]}
+    with pytest.raises(InvalidParams) as exc:
+        make_game(position=five)
+    assert "at most 4 Upper tokens" in str(exc.value) and "manage.py solve" in str(exc.value)
+    assert len(solve(five)) == 2
+    nine = {"upper": [["r", 0, 0]] * 9, "lower": [["s", 2, 0], ["s", -2, 0]]}  # 6^9 joint moves a turn
+    assert len(solve(nine, deadline=time.perf_counter() + 10)) == 2
 
 
 def test_parameter_type_is_checked():
@@ -388,6 +401,24 @@ def test_solver_length_equals_breadth_first_search(spec):
         assert replay(position, found).result().text.startswith("solved")
 
 
+# Like the course's public test with four Upper tokens (three papers and a scissors).
+FOUR_TOKENS = {"upper": [["p", 3, -2], ["p", 3, 0], ["p", 2, 1], ["s", 4, -3]],
+               "lower": [["r", -1, 0], ["r", 0, 2], ["p", 1, -2]], "block": [["", 1, 0]]}
+# Four papers against four rocks: each paper's share depends on all three others (2 turns; a solver that
+# counted only two of a token's class-mates proved 2 impossible and answered 3).
+FOUR_PAPERS = {"upper": [["p", 0, -3], ["p", -2, 4], ["p", -3, 0], ["p", -4, 4]],
+               "lower": [["r", -1, 0], ["r", -1, -2], ["r", -2, -1], ["r", -2, 0]]}
+
+
+def test_four_upper_tokens_are_solved_optimally_and_legally():
+    turns = solve(FOUR_TOKENS)
+    assert len(turns) == 4
+    assert replay(FOUR_TOKENS, turns).result().text == "solved in 4 turns"
+    found = solve(FOUR_PAPERS)
+    assert len(found) == bfs_turns(FOUR_PAPERS, 3) == 2
+    assert replay(FOUR_PAPERS, found).result().text == "solved in 2 turns"
+
+
 def test_library_puzzles_have_their_optimal_turn_counts_and_replay():
     entries = library()
     assert 10 <= len(entries) <= 20 and len({e["name"] for e in entries}) == len(entries)
@@ -416,6 +447,17 @@ def test_solve_command_prints_the_course_format(tmp_path):
     turns = [GAME.action_from_text("; ".join(line.split(": ", 1)[1] for line in lines[i:i + 2]))
              for i in range(0, 6, 2)]
     assert replay(EXAMPLE, turns).result().text == "solved in 3 turns"
+
+
+def test_solve_command_solves_four_upper_tokens(tmp_path):
+    path = tmp_path / "four.json"
+    path.write_text(json.dumps(FOUR_TOKENS))
+    out, _ = run_solve(path)
+    lines = out.splitlines()
+    assert len(lines) == 4 * 4 and lines[-1].startswith("Turn 4: ")
+    turns = [GAME.action_from_text("; ".join(line.split(": ", 1)[1] for line in lines[i:i + 4]))
+             for i in range(0, 16, 4)]
+    assert replay(FOUR_TOKENS, turns).result().text == "solved in 4 turns"
 
 
 @pytest.mark.parametrize("content,words", [

@@ -15,6 +15,8 @@ from games.ropasci360.rules import INDEX
 from .rules import SEAT, TURN_LIMIT
 from .solver import CODE, OutOfTime, Search, encode, solve
 
+FALLBACK_ALL = 2000  # joint actions the fallback compares all of (three tokens have at most about 1,000)
+
 
 class PlanBot(Bot):
     level = "perfect"
@@ -44,18 +46,32 @@ class PlanBot(Bot):
             sim.apply_actions({SEAT: action})
 
     def fallback(self, state):
-        """The legal action leading to the position with the best (lowest) estimate; the first on ties."""
+        """The legal action leading to the position with the best (lowest) estimate: of all of them when they
+        are few (the first on ties), else improving one token's move at a time from the first."""
         board, ups, lower = encode(state.position)
         search = Search(board)
         order = [CODE[s] << 6 | INDEX[h] for s, h in state.position.upper]
-        best, best_key = None, None
-        for action in state.legal_actions(SEAT):
+
+        def key(action):
             pairs = sorted(zip(order, (INDEX[b] for _, _, b in action)))
             new, nl = board.resolve(ups, lower, [d for _, d in pairs])
-            key = (0, 0, 0) if not nl else search.estimate(new, nl) if new else (float("inf"),)
-            if best_key is None or key < best_key:
-                best, best_key = action, key
-        return best
+            return (0, 0, 0) if not nl else search.estimate(new, nl) if new else (float("inf"),)
+
+        legal = state.legal_actions(SEAT)
+        if len(legal) <= FALLBACK_ALL:
+            return min(legal, key=key)
+        best = list(legal[0])
+        best_key = key(best)
+        improved = True
+        while improved:
+            improved = False
+            for i, options in enumerate(state.token_moves()):
+                for option in options:
+                    trial = best[:i] + [option] + best[i + 1:]
+                    trial_key = key(trial)
+                    if trial_key < best_key:
+                        best, best_key, improved = trial, trial_key, True
+        return tuple(best)
 
 
 def _factory(level: str):

@@ -97,22 +97,22 @@ def _down(sets, m: int) -> int:
 
 
 def _covered_by(finals: list[set[int]], m: int) -> int:
-    """Bitset of the target sets W that one set from each of ``finals`` (one or two families) can cover."""
+    """Bitset of the target sets W that one set from each of ``finals`` (any number of families) can cover."""
     down = _down(finals[-1], m)
-    if len(finals) == 1:
-        return down
     has = _HAS[m]
-    seen = out = 0
-    for a in sorted(finals[0], key=lambda v: -v.bit_count()):
-        if seen >> a & 1:  # a subset of a set already joined: adds nothing
-            continue
-        seen |= _down((a,), m)
-        joined = down  # every set of the other family with a's targets added
-        for j in range(m):
-            if a >> j & 1:
-                joined |= (joined & ~has[j]) << (1 << j)
-        out |= joined
-    return out
+    for family in finals[:-1]:  # down stays closed under subsets: joining one more family keeps it so
+        seen = out = 0
+        for a in sorted(family, key=lambda v: -v.bit_count()):
+            if seen >> a & 1:  # a subset of a set already joined: adds nothing
+                continue
+            seen |= _down((a,), m)
+            joined = down  # every set covered so far with a's targets added
+            for j in range(m):
+                if a >> j & 1:
+                    joined |= (joined & ~has[j]) << (1 << j)
+            out |= joined
+        down = out
+    return down
 
 
 class Relaxation:

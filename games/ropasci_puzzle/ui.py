@@ -18,7 +18,7 @@ from games.ropasci360.rules import INDEX
 from games.ropasci360.ui import board_context
 from games.ui import EditorTool, GameUI, Param, Preset
 
-from .position import EXAMPLE, MAX_LOWER, MAX_UPPER, SYMBOL_NAMES, PositionError, library, parse_position
+from .position import EXAMPLE, MAX_LOWER, PLAYABLE_UPPER, SYMBOL_NAMES, PositionError, library, parse_position
 from .solver import OutOfTime, solve
 
 OPTIMUM_SECONDS = 2.0  # the page's budget to find the optimum of a position not in the library
@@ -181,7 +181,7 @@ class UI(GameUI):
 
     def params(self) -> list:
         return [Param("position", "Position (the course's JSON)", EXAMPLE, json=True,
-                      help=f"Up to {MAX_UPPER} Upper and {MAX_LOWER} Lower tokens, [symbol, r, q] each, and blocks "
+                      help=f"Up to {PLAYABLE_UPPER} Upper and {MAX_LOWER} Lower tokens, [symbol, r, q] each, and blocks "
                            f"[\"\", r, q]; build it on the board below, paste it, or load a file.")]
 
     def presets(self) -> list:

@@ -11,13 +11,18 @@ The course allows 60 s of CPU per player per game: the adapter keeps its own ``t
 and gives each move ``remaining / max(20, expected turns left)`` of a 48 s plan (expected turns left: at most
 120, at most the turns remaining before the 360-turn limit), capped at 1 s, so even a 360-turn game stays
 well inside the limit. The search itself keeps no tables between moves, so memory stays small.
+
+The referee's memory baseline is the process's virtual size right after it imports both players' packages,
+and a player is forfeited once the peak grows 100 MB past it: NumPy and SciPy alone add about 290 MB of
+virtual memory. So everything the levels use (the bot modules, NumPy and SciPy through ``strong``, the game,
+its evaluation module and the rules' C speedups) is loaded when this module is imported, not in ``__init__``.
 """
 from __future__ import annotations
 
 import time
 
-from games.bots import make_bot
-from games.engine import load_game
+from games.bots import base, greedy, make_bot, strong  # noqa: F401 (loaded before the referee's baseline)
+from games.engine import game_module, load_game
 
 CPU_LIMIT = 60.0  # the course's limit per player per game
 CPU_PLAN = 48.0  # what the adapter plans to spend at most (the rest is slack)
@@ -25,6 +30,9 @@ MAX_MOVE = 1.0  # cap per move (seconds)
 MIN_MOVE = 0.005
 HORIZON = 120  # expected turns left, at most
 MAX_TURNS = 360
+
+GAME = load_game("ropasci360")
+game_module("ropasci360", "bots")
 
 
 def _tuple_action(action):
@@ -39,9 +47,8 @@ class _CoursePlayer:
         started = time.process_time()
         self.side = player
         self.other = "lower" if player == "upper" else "upper"
-        self.game = load_game("ropasci360")
-        self.state = self.game.new_initial_state()
-        self.bot = make_bot(self.level, self.game, player)
+        self.state = GAME.new_initial_state()
+        self.bot = make_bot(self.level, GAME, player)
         self.cpu_used = 0.0
         self.cpu_used += time.process_time() - started
 

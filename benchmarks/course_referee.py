@@ -1,0 +1,103 @@
+"""The course adapter measured as the 2021 COMP30024 referee measures a player: memory and CPU.
+
+The referee imports both players' packages, takes the process's virtual size (``VmSize`` in ``/proc/self/status``)
+as its baseline, and after every ``__init__``, ``action()`` and ``update()`` ends the game ("resource limit
+exceeded") once ``VmPeak`` minus that baseline passes the limit (100 MB per player); each player may also use 60 s
+of CPU. This plays one whole game of one of our classes (``games.bots.comp30024``) against a random course-style
+opponent (or, with ``--opponent``, one of the engine's bots, whose memory then counts against ours too: a longer
+game, still measured conservatively) and reports the largest growth it saw and the CPU of our player's calls. Our
+package is imported first and the baseline taken at once: whatever the referee side loads later (the rules to check
+moves, the opponent's engine state) counts against us, which is stricter than the referee. One game per process, as
+the referee plays.
+
+    python benchmarks/course_referee.py [--player Player] [--side upper] [--seed 1] [--max-turns 360] [--json]
+    python benchmarks/course_referee.py --opponent strong --opponent-seconds 0.05   # a long game
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+LIMIT_MB = 100  # the course's memory limit per player
+CPU_LIMIT = 60.0  # the course's CPU limit per player
+
+
+def vm_mb(key: str) -> float:
+    """``VmSize`` or ``VmPeak`` of this process in MB, as the referee reads them."""
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith(key + ":"):
+                return int(line.split()[1]) / 1024
+    raise RuntimeError(f"no {key} in /proc/self/status")
+
+
+def play(player: str, side: str, seed: int, max_turns: int, opponent: str = "random",
+         opponent_seconds: float = 0.05) -> dict:
+    """One game of ``games.bots.comp30024.<player>`` on ``side`` against ``opponent`` (a bot level), as the
+    referee measures it; ``max_turns`` below 360 stops early (a bounded measurement, not a whole game)."""
+    preloaded = sorted(m for m in ("numpy", "scipy") if m in sys.modules)
+    import games.bots.comp30024 as ours
+    baseline = vm_mb("VmSize")
+
+    from games.engine import load_game  # the referee's rules and the opponent's state, after the baseline
+    game = load_game("ropasci360")
+    other = "lower" if side == "upper" else "upper"
+    state = game.new_initial_state()
+    rng = random.Random(seed)
+    if opponent != "random":
+        from games.bots import make_bot
+        bot = make_bot(opponent, game, other, seed=seed, seconds=opponent_seconds)
+    cpu = 0.0
+    growth: dict[str, float] = {}
+
+    def call(what: str, fn, *args):
+        nonlocal cpu
+        started = time.process_time()
+        out = fn(*args)
+        cpu += time.process_time() - started
+        growth[what] = max(growth.get(what, 0.0), vm_mb("VmPeak") - baseline)
+        return out
+
+    me = call("init", getattr(ours, player), side)
+    while not state.is_terminal() and state.turn < max_turns:
+        theirs = rng.choice(list(state.legal_actions(other))) if opponent == "random" else bot.choose(state)
+        acts = {side: call("action", me.action), other: theirs}
+        for seat, action in acts.items():
+            state.check_action(seat, action)
+        state.apply_actions(acts)
+        call("update", me.update, acts[other], acts[side])
+    result = state.result()
+    return {"player": player, "side": side, "opponent": opponent, "seed": seed, "turns": state.turn,
+            "result": result.text if result else "unfinished", "baseline_mb": round(baseline, 1),
+            "growth_mb": {k: round(v, 1) for k, v in growth.items()}, "peak_growth_mb": round(max(growth.values()), 1),
+            "cpu_s": round(cpu, 2), "preloaded": preloaded}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--player", default="Player", choices=("Player", "GreedyPlayer", "RandomPlayer"))
+    parser.add_argument("--side", default="upper", choices=("upper", "lower"))
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--opponent", default="random", choices=("random", "greedy", "strong"))
+    parser.add_argument("--opponent-seconds", type=float, default=0.05, help="the strong opponent's time per move")
+    parser.add_argument("--max-turns", type=int, default=360)
+    parser.add_argument("--json", action="store_true", help="print the figures as one JSON line")
+    args = parser.parse_args()
+    rec = play(args.player, args.side, args.seed, args.max_turns, args.opponent, args.opponent_seconds)
+    if args.json:
+        print(json.dumps(rec))
+        return
+    verdict = "ok" if rec["peak_growth_mb"] < LIMIT_MB and rec["cpu_s"] < CPU_LIMIT else "OVER THE LIMIT"
+    print(f"{rec['player']} ({rec['side']}) vs {rec['opponent']}: {rec['result']} after {rec['turns']} turns; "
+          f"VmPeak growth {rec['peak_growth_mb']} MB (after __init__ {rec['growth_mb']['init']} MB, "
+          f"baseline VmSize {rec['baseline_mb']} MB); CPU {rec['cpu_s']} s: {verdict}")
+
+
+if __name__ == "__main__":
+    main()
