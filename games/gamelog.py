@@ -27,6 +27,11 @@ def stored_rows(game: Game) -> list[dict]:
     return rows[:game.turn]
 
 
+def resigned(game: Game) -> set[str]:
+    """The seats that dropped out of a game that went on without them (their ``{RESIGN: seat}`` turns)."""
+    return {row["actions"][RESIGN] for row in stored_rows(game) if RESIGN in row["actions"]}
+
+
 def records_so_far(game: Game, seat: str | None = None) -> list[dict]:
     """``visible_records(game, seat)`` of the game as saved, redacting only the turns this process has not
     redacted for that viewer before (the end of the game, which may reveal what was hidden, starts afresh).

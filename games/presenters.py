@@ -217,6 +217,8 @@ def game_context(game: Game, viewer_side: str | None = None, *, flipped: bool = 
     others = [ui.seat_name(s) for s in eg.info.players if s != viewer_side]
     path, act_url, hint_url, join_url, resign_url, replay_url = game_urls(game.id)
     deadline = game.turn_deadline
+    # A seat that dropped out of a game of three or more seats watches the others play on.
+    viewer_out = bool(viewer_side) and len(eg.info.players) > 2 and viewer_side in gamelog.resigned(game)
     return {
         "game": game,
         "ui": ui,
@@ -242,6 +244,8 @@ def game_context(game: Game, viewer_side: str | None = None, *, flipped: bool = 
         "deadline": deadline.isoformat() if deadline else "",
         "turn_seconds": game.turn_seconds,
         "is_active": game.status == Game.Status.ACTIVE,
+        "viewer_out": viewer_out,
+        "can_resign": bool(viewer_side) and game.status == Game.Status.ACTIVE and not viewer_out,
         "is_waiting": game.status == Game.Status.WAITING,
         "is_over": game.is_over,
         "act_url": act_url,

@@ -445,3 +445,18 @@ def test_the_session_keeps_the_hash_of_the_seat_token_never_the_token():
     html = page(client, game)
     assert "You play <strong>Upper</strong>" in html
     assert client.session[seatsession.KEY][game.id] == {"side": "upper", "hash": hash_token(token)}
+
+
+def test_a_person_resigning_three_seat_poker_on_the_page_leaves_the_bots_playing():
+    """Through the lobby form and the page's Resign button: the game goes on, the page says so and offers no
+    second resignation (which would be refused)."""
+    a = Client()
+    game = new_game(a, game="poker", seat_p0="me", seat_p1="bot:random", seat_p2="bot:random",
+                    param_players="3", param_chips="60", param_big_blind="20")
+    assert game.status == Game.Status.ACTIVE and 'id="resign-btn"' in page(a, game)
+    response = a.post(reverse("resign", args=[game.id]), {"confirm": "yes"}, **HTMX)
+    assert response.status_code == 200
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE and "p0" not in game.to_act
+    html = page(a, game)
+    assert "You resigned" in html and "The others play on" in html and 'id="resign-btn"' not in html
