@@ -88,10 +88,11 @@ def pg(postgres_url):
 
 
 def snapshot(database_url: str) -> dict[str, str]:
-    """Every table's contents (a digest each), but for the sessions a login or a visit writes."""
+    """Every table's contents (a digest each), but for the sessions a login or a visit writes and the servers'
+    beat (``clocks.beat``, written every second)."""
     with psycopg.connect(database_url.replace("postgres://", "postgresql://", 1)) as conn:
         tables = [row[0] for row in conn.execute(
-            "SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'django_session'")]
+            "SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename NOT IN ('django_session', 'games_serverbeat')")]
         return {table: conn.execute(f'SELECT md5(coalesce(string_agg(t::text, \',\' ORDER BY t::text), \'\')) '
                                     f'FROM "{table}" t').fetchone()[0] for table in tables}
 

@@ -574,17 +574,24 @@ def test_the_creator_can_start_without_waiting_and_a_tournament_nobody_accepts_i
 
 @pytest.mark.django_db
 def test_creating_tournaments_is_rate_limited_per_address_like_creating_games(client, ann, settings):
-    from django.core.cache import cache
+    import time
+
+    from django.core.cache import caches
     from games import ratelimit
     settings.RATE_LIMITS = 1
-    cache.clear()
     client.force_login(ann)
-    allowed, _ = ratelimit.LIMITS["create"]
-    for n in range(allowed):
-        assert client.post("/tournaments", form(name=f"T{n}", bots=["random", "greedy"],
-                                                games_per_pairing="1")).status_code == 302
-    refused = client.post("/tournaments", form(name="one too many", bots=["random", "greedy"]))
+    allowed, window = ratelimit.LIMITS["create"]
+    for _ in range(2):  # a second try only if the creation window ended on the way (the counts start afresh)
+        caches["ratelimit"].clear()
+        Tournament.objects.all().delete()
+        started = time.time() // window
+        for n in range(allowed):
+            assert client.post("/tournaments", form(name=f"T{n}", bots=["random", "greedy"],
+                                                    games_per_pairing="1")).status_code == 302
+        refused = client.post("/tournaments", form(name="one too many", bots=["random", "greedy"]))
+        if time.time() // window == started:
+            break
     assert refused.status_code == 429 and "Too many requests" in refused.content.decode()
-    assert 1 <= int(refused["Retry-After"]) <= 60
+    assert 1 <= int(refused["Retry-After"]) <= window
     assert Tournament.objects.count() == allowed and not Tournament.objects.filter(name="one too many").exists()
-    cache.clear()
+    caches["ratelimit"].clear()
