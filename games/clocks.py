@@ -26,7 +26,9 @@ log = logging.getLogger(__name__)
 _clocks: dict[str, asyncio.TimerHandle] = {}
 
 BEAT_SECONDS = 1.0  # how often every server records that it runs
-GAP_SECONDS = 3 * BEAT_SECONDS  # a beat older than this when a server starts: no server was running
+# A beat older than this when a server starts: no server was running (half a beat of slack for a late beat;
+# a restart takes longer than this, so even a quick one is made up).
+GAP_SECONDS = 1.5 * BEAT_SECONDS
 
 
 UNKNOWN = object()
