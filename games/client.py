@@ -141,11 +141,13 @@ class Api:
                                                            "turn_seconds": turn_seconds})
         return body
 
-    def get_game(self, game_id, wait_turn: int | None = None) -> dict:
+    def get_game(self, game_id, wait_turn: int | None = None, token: str | None = None) -> dict:
+        """The game; with ``token``, as that seat sees it (a seat's first read of each turn is never counted
+        against the address's reads: programs sharing an address play at full speed)."""
         path = f"/api/games/{game_id}"
         if wait_turn is not None:
             path += f"?wait_turn={int(wait_turn)}"
-        return self.request("GET", path)[1]
+        return self.request("GET", path, token=token)[1]
 
     def post_action(self, game_id, token: str, turn: int, action) -> tuple[int, dict]:
         return self.request("POST", f"/api/games/{game_id}/actions", {"turn": turn, "action": action}, token=token)
@@ -197,7 +199,7 @@ def play(api: Api, game_id, seat: str, token: str, player, out=print) -> dict:
     other = SEATS[1 - SEATS.index(seat)]
     known = 0  # resolved turns the player has been told about
     submitted = None  # turn number we have an action in for
-    game = api.get_game(game_id)
+    game = api.get_game(game_id, token=token)
     while True:
         turns = sorted(game.get("turns") or [], key=lambda t: t.get("number", 0))
         for t in turns:
@@ -220,7 +222,7 @@ def play(api: Api, game_id, seat: str, token: str, player, out=print) -> dict:
                 if exc.status != 409:  # stale, duplicate or finished: refresh and carry on
                     raise
             submitted = known + 1
-        game = api.get_game(game_id, wait_turn=known + 1)
+        game = api.get_game(game_id, wait_turn=known + 1, token=token)
 
 
 def serve(api: Api, cls, player_spec: str, games: int = 0, poll: float = 5.0, out=print) -> int:

@@ -159,6 +159,7 @@ class Handler(BaseHTTPRequestHandler):
         if not m or m.group(1) not in srv.games:
             return self.answer(404, {"error": "not found"})
         g = srv.games[m.group(1)]
+        srv.log.append(("GET", parts.path, self.headers.get("Authorization")))
         wait = parse_qs(parts.query).get("wait_turn")
         if wait:
             with g.cond:
@@ -228,6 +229,9 @@ def test_client_plays_a_new_game_against_a_server_bot(stub, capsys):
         assert client.action_to_json(opp) == turn["actions"]["lower"]
     # the player's own state followed the server's
     assert player.inner.state.to_json()["tokens"] == g.state.to_json()["tokens"]
+    # every read was the seat's own (a seat's first read of a turn is free of the address's read limit)
+    reads = [entry for entry in stub.log if entry[0] == "GET"]
+    assert len(reads) >= TURN_LIMIT and all(auth == f"Seat {g.tokens['upper']}" for _, _, auth in reads)
 
 
 def test_client_joins_an_existing_game_by_seat_token(stub, capsys):
@@ -318,12 +322,14 @@ def run_clients(srv, n: int, *args: str, timeout: float = 240) -> list[tuple[int
     return results
 
 
-def test_a_program_playing_as_fast_as_the_server_answers_is_never_refused(limited):
-    # Each move is legal and one a turn: however fast it comes, no limit refuses it.
+def test_programs_playing_as_fast_as_the_server_answers_are_never_refused(limited):
+    # Each move is legal and one a turn: however fast it comes, no limit refuses it, also with several programs
+    # behind one address (each seat's read of a new turn is free).
     before = len(REFUSED.findall(limited.read_log()))
-    [(code, out, err)] = run_clients(limited, 1, "--bot", "random")
-    assert code == 0, err
-    assert out.splitlines()[-2].startswith("result: ") and "429" not in err
+    results = run_clients(limited, 4, "--bot", "random")
+    for code, out, err in results:
+        assert code == 0, err
+        assert out.splitlines()[-2].startswith("result: ") and "429" not in err
     assert len(REFUSED.findall(limited.read_log())) == before
 
 
