@@ -122,6 +122,22 @@ class GameUI:
         """The clicks that choose ``action``: steps ``{"key": str, "label": str}`` (label for off-board steps)."""
         raise NotImplementedError
 
+    # A game whose states give ``legal_action_parts`` is played part by part: the page offers each part's
+    # options (one <select> per part, and clicks part after part); a whole action's path is its parts' paths
+    # in order, and its JSON the list of its parts' JSON.
+    def part_label(self, seat: str, index: int, observation: JSON = None) -> str:
+        """What part ``index`` (from 0) chooses, as the label of its <select>."""
+        return f"Part {index + 1}"
+
+    def part_words(self, seat: str, index: int, part: JSON, observation: JSON = None) -> str:
+        """Part ``index`` of an action (its JSON) in words."""
+        return json.dumps(part)
+
+    def part_path(self, seat: str, index: int, part: JSON, observation: JSON = None) -> list[dict]:
+        """The clicks that choose part ``index`` once the parts before it are chosen (steps as in
+        ``action_path``)."""
+        raise NotImplementedError
+
     def action_group(self, seat: str, action: JSON, observation: JSON = None) -> str:
         """The heading of ``action`` in the list of legal actions (an <optgroup>); "" for none. ``observation``:
         the position it would be taken in, as the seat sees it."""

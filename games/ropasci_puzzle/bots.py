@@ -7,6 +7,7 @@ turn, when the puzzle is smaller.
 """
 from __future__ import annotations
 
+import math
 import time
 
 from games.bots.base import Bot
@@ -34,8 +35,8 @@ class PlanBot(Bot):
                               deadline=time.perf_counter() + budget)
             except OutOfTime:
                 return self.fallback(state)
-            if turns is None:  # lost whatever Upper does
-                return state.legal_actions(SEAT)[0]
+            if turns is None:  # lost whatever Upper does: the first legal action
+                return tuple(moves[0] for moves in state.token_moves())
             self.remember(state, turns)
         return self.plan[key]
 
@@ -57,10 +58,9 @@ class PlanBot(Bot):
             new, nl = board.resolve(ups, lower, [d for _, d in pairs])
             return (0, 0, 0) if not nl else search.estimate(new, nl) if new else (float("inf"),)
 
-        legal = state.legal_actions(SEAT)
-        if len(legal) <= FALLBACK_ALL:
-            return min(legal, key=key)
-        best = list(legal[0])
+        if math.prod(len(moves) for moves in state.token_moves()) <= FALLBACK_ALL:
+            return min(state.legal_actions(SEAT), key=key)
+        best = [moves[0] for moves in state.token_moves()]  # never the product: 9 tokens make millions
         best_key = key(best)
         improved = True
         while improved:
