@@ -156,7 +156,8 @@ def legal_parts_info(ui, parts, side: str, observation) -> dict:
         script.append(entries)
         out.append({"index": i, "name": f"action_part_{i}", "label": ui.part_label(side, i, observation),
                     "options": [{"value": action_json_value(e["action"]), "text": e["text"]} for e in entries]})
-    return {"parts": out, "script": {"parts": script}, "count": math.prod(len(options) for options in parts)}
+    count = math.prod(len(options) for options in parts)
+    return {"parts": out, "script": {"parts": script}, "count": count, "count_text": f"{count:,}"}
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,9 @@ canonical JSON actions, never from engine states, so nothing secret can reach a 
 Input by clicks is generic (``static/js/game.js``): every legal action has a *path*, a list of steps
 ``{"key": ..., "label": ...}``. The board template marks clickable things with ``data-pick="KEY"``; a step
 whose key is not on the board is offered as a button with its label. The page highlights the next steps of
-the legal actions that match what was clicked so far; an action whose whole path was clicked is chosen.
+the legal actions that match what was clicked so far; an action whose whole path was clicked is chosen. Where
+the engine gives the legal actions as a product of parts (``State.legal_action_parts``), each part has its own
+path (``part_path``) and the page picks part after part, never listing the product.
 """
 from __future__ import annotations
 

@@ -63,7 +63,7 @@ def test_a_puzzle_page_with_many_tokens_is_small_and_fast_with_one_list_per_toke
     for i, (sym, r, q) in enumerate(state.observation("upper")["upper"]):  # in move order: symbol, r, q
         assert f'<label for="action-part-{i}">Token {i + 1} ({names[sym]} on ({r}, {q}))</label>' in html
     product = math.prod(len(p) for p in state.legal_action_parts("upper"))
-    assert f"({product} legal actions)" in html
+    assert f"({product:,} legal actions)" in html
     assert 'id="action-select"' not in html  # the product is never listed
     info = presenters.legal_actions_info(ui_for(services.engine_for(game)), state, "upper")
     assert [len(entries) for entries in info["script"]["parts"]] == [len(p) for p in
