@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import itertools
 import json
+import math
 import random
 import time
 
@@ -17,6 +18,7 @@ from hypothesis import strategies as st
 from games.engine import IllegalAction, InvalidParams
 from games.ropasci360.rules import HEXES
 from games.ropasci_puzzle import DEFAULTS, make_game
+from games.bots import make_bot
 from games.ropasci_puzzle.bots import BOTS
 from games.ropasci_puzzle.position import EXAMPLE, PositionError, library, parse_position
 from games.ropasci_puzzle.rules import TURN_LIMIT
@@ -518,6 +520,22 @@ def test_out_of_time_bot_still_plays_legal_moves():
         action = bot.choose(s)
         assert action in s.legal_actions("upper")
         s.apply_actions({"upper": action})
+
+
+def test_bots_play_nine_tokens_without_listing_every_joint_move():
+    """Nine spread tokens make billions of joint moves a turn: the random bot and the perfect bot out of time
+    choose token by token (listing them would take minutes and gigabytes)."""
+    nine = {"upper": [["r", -4, 2], ["r", -4, 3], ["r", -4, 4], ["p", -3, 1], ["p", -3, 2], ["p", -3, 3],
+                      ["s", -2, 0], ["s", -2, 1], ["s", -2, 2]], "lower": [["s", 2, 0], ["r", 3, -1], ["p", 1, 1]],
+            "block": [["", 0, 0]]}
+    g = make_game(position=nine)
+    s = g.new_initial_state()
+    assert math.prod(len(p) for p in s.legal_action_parts("upper")) > 10 ** 9
+    start = time.perf_counter()
+    for bot in (make_bot("random", g, "upper", seed=3), BOTS["perfect"](g, "upper", seed=0, seconds=0.2)):
+        action = bot.choose(s)
+        s.check_action("upper", action)
+    assert time.perf_counter() - start < 5
 
 
 def test_ui_paths_and_board():
