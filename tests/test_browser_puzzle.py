@@ -161,6 +161,16 @@ def test_a_five_token_turn_is_played_by_clicking_and_the_next_by_the_lists(page,
     expect(page.locator("#choice-text")).to_contain_text("Next:")
     page.keyboard.press("Escape")
     expect(page.locator("#choice-text")).to_have_text("Nothing chosen yet.")
+    # The keyboard: Enter on token 1 moves the focus to a hex it may reach; Enter on its hex chooses part 1.
+    kind, a, b = plan[0][0]
+    page.locator(f'#board [data-pick="tok:{a[0]},{a[1]}"]').focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#board .target:focus")).to_have_count(1)
+    page.locator(f'#board [data-pick="hex:{b[0]},{b[1]}"]').focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#action-part-0")).to_have_value(part_value(plan[0][0]))
+    expect(page.locator("#board .target:focus")).to_have_count(1)  # token 2, next
+    page.keyboard.press("Escape")
     tap_turn(page, plan[0], tap=False)
     expect(page.locator("#confirm-btn")).to_be_enabled()
     page.screenshot(path=SHOT.format("five-chosen"), full_page=True)
