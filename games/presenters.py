@@ -4,8 +4,9 @@ Secrecy: every fragment depends only on the resolved turns seen through ``observ
 ``redact_record``, the public status, ``services.waiting_on`` (whether, never what, a seat submitted) and
 the VIEWER's own pending action. Nothing here reads another seat's ``PendingAction``.
 
-Rules: the legal actions come from the engine (``legal_actions``), with their words and click paths from
-the game's adapter; the page's script only matches clicks against that list, it never computes a move.
+Rules: the legal actions come from the engine (``legal_actions``, or ``legal_action_parts`` where they are a
+product of parts, which is then never listed), with their words and click paths from the game's adapter; the
+page's script only matches clicks against those, it never computes a move.
 """
 from __future__ import annotations
 

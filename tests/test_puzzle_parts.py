@@ -106,7 +106,8 @@ def test_the_api_gives_the_parts_and_lists_the_product_only_when_small():
     parts = body["legal_action_parts"]
     assert len(parts) == 5 and math.prod(map(len, parts)) == 23814 > LISTED_PRODUCT
     assert "legal_actions" not in body
-    assert ["SLIDE", [3, -2], [4, -2]] in parts[0] or parts[0]  # JSON moves, one list per token
+    assert ["SLIDE", [2, 1], [1, 1]] in parts[0]  # token 1, the paper on (2, 1): its moves' JSON
+    assert all(kind in ("SLIDE", "SWING") and a == [2, 1] for kind, a, _ in parts[0])
     small = services.create_game("ropasci_puzzle", {"upper": "human"})  # the course's example: 2 tokens
     body = Client().get(f"/api/games/{small.game.id}", HTTP_AUTHORIZATION=f"Seat {small.tokens['upper']}").json()
     a, b = body["legal_action_parts"]
