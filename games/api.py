@@ -8,8 +8,10 @@ position is ``observation(seat)`` (the seat of the token sent, or a spectator's)
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import logging
+import math
 import threading
 import weakref
 from collections import Counter
@@ -111,9 +113,23 @@ def game_payload(game: Game, request=None, seat: str | None = None) -> dict:
     if seat is not None:
         payload["seat"] = seat
         if seat in to_act:
-            eg = services.engine_for(game)
-            payload["legal_actions"] = [eg.action_to_json(a) for a in state.legal_actions(seat)]
+            payload.update(legal_payload(services.engine_for(game), state, seat))
     return payload
+
+
+LISTED_PRODUCT = 1000  # a product of parts with at most this many actions is also listed in "legal_actions"
+
+
+def legal_payload(eg, state, seat: str) -> dict:
+    """``legal_actions``; for a state whose legal actions are a product of parts, ``legal_action_parts`` (per
+    part, its options' JSON) and ``legal_actions`` only when the product has at most ``LISTED_PRODUCT``."""
+    parts = state.legal_action_parts(seat)
+    if parts is None:
+        return {"legal_actions": [eg.action_to_json(a) for a in state.legal_actions(seat)]}
+    out = {"legal_action_parts": [[eg.part_to_json(p) for p in options] for options in parts]}
+    if math.prod(len(options) for options in parts) <= LISTED_PRODUCT:
+        out["legal_actions"] = [list(a) for a in itertools.product(*out["legal_action_parts"])]
+    return out
 
 
 def replay_path(game: Game) -> str:

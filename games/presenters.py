@@ -4,14 +4,16 @@ Secrecy: every fragment depends only on the resolved turns seen through ``observ
 ``redact_record``, the public status, ``services.waiting_on`` (whether, never what, a seat submitted) and
 the VIEWER's own pending action. Nothing here reads another seat's ``PendingAction``.
 
-Rules: the legal actions come from the engine (``legal_actions``), with their words and click paths from
-the game's adapter; the page's script only matches clicks against that list, it never computes a move.
+Rules: the legal actions come from the engine (``legal_actions``, or ``legal_action_parts`` where they are a
+product of parts, which is then never listed), with their words and click paths from the game's adapter; the
+page's script only matches clicks against those, it never computes a move.
 """
 from __future__ import annotations
 
 import copy
 import json
 import logging
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -118,10 +120,14 @@ def turn_words(ui, record: dict, before=None) -> dict:
 
 def legal_actions_info(ui, state, side: str) -> dict:
     """The viewer's legal actions from the engine: for the page script (JSON, words, click path) and the
-    <select> fallback grouped by the adapter's headings."""
+    <select> fallback grouped by the adapter's headings. A state that gives ``legal_action_parts`` gets its
+    parts instead (``legal_parts_info``): the product is never listed."""
     eg = ui.game
-    entries, groups = [], {}
     observation = state.observation(side)
+    parts = state.legal_action_parts(side)
+    if parts is not None:
+        return legal_parts_info(ui, parts, side, observation)
+    entries, groups = [], {}
     for action in state.legal_actions(side):
         as_json = eg.action_to_json(action)
         text = ui.action_words(side, as_json, observation)
@@ -130,9 +136,29 @@ def legal_actions_info(ui, state, side: str) -> dict:
                                                                        "text": text})
     return {
         "entries": entries,
+        "script": entries,
         "groups": [{"label": label, "options": options} for label, options in groups.items()],
         "count": len(entries),
     }
+
+
+def legal_parts_info(ui, parts, side: str, observation) -> dict:
+    """Legal actions given as a product of parts: per part its label, the name of its <select>
+    (``action_part_I``) and its options (JSON, words, click path). The page script gets ``{"parts": [[entry,
+    ...], ...]}`` and picks part after part; the action is the list of the chosen parts' JSON."""
+    eg = ui.game
+    out, script = [], []
+    for i, options in enumerate(parts):
+        entries = []
+        for part in options:
+            as_json = eg.part_to_json(part)
+            entries.append({"action": as_json, "text": ui.part_words(side, i, as_json, observation),
+                            "path": ui.part_path(side, i, as_json, observation)})
+        script.append(entries)
+        out.append({"index": i, "name": f"action_part_{i}", "label": ui.part_label(side, i, observation),
+                    "options": [{"value": action_json_value(e["action"]), "text": e["text"]} for e in entries]})
+    count = math.prod(len(options) for options in parts)
+    return {"parts": out, "script": {"parts": script}, "count": count, "count_text": f"{count:,}"}
 
 
 @dataclass(frozen=True)

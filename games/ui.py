@@ -7,7 +7,9 @@ canonical JSON actions, never from engine states, so nothing secret can reach a 
 Input by clicks is generic (``static/js/game.js``): every legal action has a *path*, a list of steps
 ``{"key": ..., "label": ...}``. The board template marks clickable things with ``data-pick="KEY"``; a step
 whose key is not on the board is offered as a button with its label. The page highlights the next steps of
-the legal actions that match what was clicked so far; an action whose whole path was clicked is chosen.
+the legal actions that match what was clicked so far; an action whose whole path was clicked is chosen. Where
+the engine gives the legal actions as a product of parts (``State.legal_action_parts``), each part has its own
+path (``part_path``) and the page picks part after part, never listing the product.
 """
 from __future__ import annotations
 
@@ -120,6 +122,22 @@ class GameUI:
     # --- input -------------------------------------------------------------------------------------
     def action_path(self, seat: str, action: JSON, observation: JSON = None) -> list[dict]:
         """The clicks that choose ``action``: steps ``{"key": str, "label": str}`` (label for off-board steps)."""
+        raise NotImplementedError
+
+    # A game whose states give ``legal_action_parts`` is played part by part: the page offers each part's
+    # options (one <select> per part, and clicks part after part); a whole action's path is its parts' paths
+    # in order, and its JSON the list of its parts' JSON.
+    def part_label(self, seat: str, index: int, observation: JSON = None) -> str:
+        """What part ``index`` (from 0) chooses, as the label of its <select>."""
+        return f"Part {index + 1}"
+
+    def part_words(self, seat: str, index: int, part: JSON, observation: JSON = None) -> str:
+        """Part ``index`` of an action (its JSON) in words."""
+        return json.dumps(part)
+
+    def part_path(self, seat: str, index: int, part: JSON, observation: JSON = None) -> list[dict]:
+        """The clicks that choose part ``index`` once the parts before it are chosen (steps as in
+        ``action_path``)."""
         raise NotImplementedError
 
     def action_group(self, seat: str, action: JSON, observation: JSON = None) -> str:

@@ -199,18 +199,41 @@ def act(request: HttpRequest, game_id: str) -> HttpResponse:
             turn = int(request.POST.get("turn", "")[:12])
         except ValueError:
             raise services.BadRequest("'turn' must be the number of the turn being played") from None
-        raw = request.POST.get("action", "")
-        if not raw:
-            raise services.BadRequest("choose an action first")
-        try:
-            action = safejson.loads(raw, max_bytes=8 * 1024)
-        except safejson.BadJSON as exc:
-            raise services.BadRequest(f"the action is not acceptable JSON: {exc}") from None
-        services.submit_action(game_id, seat[1], turn, action)
+        services.submit_action(game_id, seat[1], turn, _posted_action(request.POST))
     except services.ServiceError as exc:
         return _refused(request, game_id, exc)
     ratelimit.advanced(request)  # an accepted move is never counted: play limits itself
     return _done(request, game_id, seat[0])
+
+
+MAX_PARTS = 64  # action_part_0 ... : more than any game's parts
+
+
+def _posted_action(post) -> object:
+    """The action a form posted: ``action`` (JSON), or, from the page without its script, the lists of a
+    product of parts (``action_part_0``, ``action_part_1``, ...: JSON each) joined into the list of parts."""
+    raw = post.get("action", "")
+    names = [k for k in post if k.startswith("action_part_")]
+    if not raw and names:
+        if len(names) > MAX_PARTS:
+            raise services.BadRequest(f"at most {MAX_PARTS} parts")
+        parts = []
+        for i in range(len(names)):
+            value = post.get(f"action_part_{i}", "")
+            if not value:
+                raise services.BadRequest(f"choose part {i + 1} of the action first (action_part_{i} is missing)")
+            parts.append(_json_field(value, f"part {i + 1} of the action"))
+        return parts
+    if not raw:
+        raise services.BadRequest("choose an action first")
+    return _json_field(raw, "the action")
+
+
+def _json_field(raw: str, what: str):
+    try:
+        return safejson.loads(raw, max_bytes=8 * 1024)
+    except safejson.BadJSON as exc:
+        raise services.BadRequest(f"{what} is not acceptable JSON: {exc}") from None
 
 
 @require_POST

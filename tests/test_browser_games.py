@@ -35,9 +35,19 @@ TO_ACT_OR_OVER = """() => {
   if (!el || !board || !turn) return false;
   // The controls and the board are separate fragments: both must show the turn in play.
   if (parseInt(turn.value, 10) !== parseInt(board.dataset.turn, 10) + 1) return false;
-  try { const entries = JSON.parse(el.textContent); return entries.length ? {entries: entries} : false; }
-  catch (e) { return false; }
+  try {
+    const data = JSON.parse(el.textContent);
+    if (data && data.parts) return data.parts.length ? {parts: data.parts} : false;  // chosen part by part
+    return data.length ? {entries: data} : false;
+  } catch (e) { return false; }
 }"""
+
+
+def random_entry(seen, rng) -> dict:
+    """A random legal action seen on the page: from its list, or made of a random option of each part."""
+    if "entries" in seen:
+        return rng.choice(seen["entries"])
+    return {"path": [step for options in seen["parts"] for step in rng.choice(options)["path"]]}
 
 
 @pytest.fixture
@@ -115,9 +125,8 @@ def play_and_replay(page, server, name):
             page.once("dialog", lambda dialog: dialog.accept())
             page.get_by_role("button", name="Resign").click()
             break
-        entries = seen["entries"]
         before = board_turn(page)
-        if not click_action(page, rng.choice(entries)):
+        if not click_action(page, random_entry(seen, rng)):
             stale += 1
             assert stale <= 3, "the page kept changing under the player"
             continue

@@ -81,3 +81,106 @@ def test_the_library_bot_solves_a_puzzle_to_watch(page, server):  # noqa: F811
     page.wait_for_url(re.compile(r"/games/\w+$"))
     expect(page.locator("#game-head")).to_have_attribute("data-status", "finished", timeout=60_000)
     expect(page.locator("#turn-panel .result-reason")).to_contain_text("after 7 turns: as few as possible")
+
+
+# --- many tokens: a turn chosen token by token ------------------------------------------------------------
+
+FIVE = {"upper": [["p", 3, -2], ["p", 3, 0], ["p", 2, 1], ["s", 4, -3], ["r", 0, -1]],
+        "lower": [["r", -1, 0], ["r", 0, 2], ["p", 1, -2], ["s", -2, 1]], "block": [["", 1, 0]]}
+
+
+def start_puzzle(page, server, position: dict | None = None) -> None:
+    """A new puzzle game from the lobby: the course's example, or ``position`` typed into the options."""
+    if position is None:
+        page.goto(server.url + "/?game=ropasci_puzzle&preset=course-example#play")
+        expect(page.locator("#id_preset")).to_have_value("course-example")
+    else:
+        page.goto(server.url + "/?game=ropasci_puzzle#play")
+        position_box(page).fill(json.dumps(position))
+        position_box(page).dispatch_event("change")
+        sym, r, q = position["upper"][-1]
+        expect(page.locator(f'#position-editor .token.upper[data-r="{r}"][data-q="{q}"]')).to_have_count(1)
+    page.get_by_role("button", name="Start game").click()
+    page.wait_for_url(re.compile(r"/games/\w+$"))
+    expect(page.locator("#conn-status")).to_have_text("live")
+
+
+def part_value(move) -> str:
+    """A token's move (engine form) as its list's option value: its compact JSON."""
+    kind, a, b = move
+    return json.dumps([kind, list(a), list(b)], separators=(",", ":"))
+
+
+def tap_turn(page, action, tap: bool) -> None:
+    """Each token's move of ``action`` (engine form, tokens in order): the token, then its hex."""
+    for i, (_, a, b) in enumerate(action):
+        for key in (f"tok:{a[0]},{a[1]}", f"hex:{b[0]},{b[1]}"):
+            target = page.locator(f'#board [data-pick="{key}"]').first
+            target.tap() if tap else target.click()
+        if i + 1 < len(action):  # the next part starts: the next token is offered
+            expect(page.locator(f'#board [data-pick="tok:{action[i + 1][1][0]},{action[i + 1][1][1]}"]')
+                   ).to_have_class(re.compile(r"\btarget\b|\bpickable\b"))
+
+
+def test_a_small_puzzle_is_solved_by_tapping_tokens_and_hexes_on_a_phone(people, server):
+    from games.ropasci_puzzle.position import EXAMPLE
+    from games.ropasci_puzzle.solver import solve
+    page = people(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, device_scale_factor=2)
+    start_puzzle(page, server)
+    for turn, action in enumerate(solve(EXAMPLE), 1):
+        expect(page.locator("#act-form [name=turn]")).to_have_value(str(turn))
+        tap_turn(page, action, tap=True)
+        expect(page.locator("#choice-text")).to_contain_text("Your choice:")
+        expect(page.locator("#action-part-1")).to_have_value(part_value(action[1]))
+        if turn == 1:
+            page.screenshot(path=SHOT.format("phone-chosen"), full_page=True)
+        page.locator("#confirm-btn").tap()
+        expect(page.locator("#board")).to_have_attribute("data-turn", str(turn))
+    expect(page.locator("#turn-panel .result-reason")).to_contain_text("as few as possible")
+
+
+def test_a_five_token_turn_is_played_by_clicking_and_the_next_by_the_lists(page, server):  # noqa: F811
+    from games.ropasci_puzzle.solver import solve
+    start_puzzle(page, server, FIVE)
+    expect(page.locator("select.action-part")).to_have_count(5)
+    expect(page.get_by_label("Token 1 (Paper on (2, 1))")).to_be_visible()
+    for width, height in ((1366, 800), (390, 844)):
+        page.set_viewport_size({"width": width, "height": height})
+        for scheme in ("light", "dark"):
+            page.emulate_media(color_scheme=scheme)
+            page.screenshot(path=SHOT.format(f"five-{width}-{scheme}"), full_page=True)
+    page.emulate_media(color_scheme="light")
+    page.set_viewport_size({"width": 1200, "height": 900})
+    plan = solve(FIVE)
+    # Token 1 and its hex: the first part is chosen (its list shows it), the second token is offered next.
+    tap_turn(page, plan[0][:1], tap=False)
+    expect(page.locator("#action-part-0")).to_have_value(part_value(plan[0][0]))
+    expect(page.locator("#confirm-btn")).to_be_disabled()
+    # Token 2 clicked: its hexes are offered; Escape clears the turn; then the whole turn.
+    page.locator(f'#board [data-pick="tok:{plan[0][1][1][0]},{plan[0][1][1][1]}"]').click()
+    expect(page.locator("#choice-text")).to_contain_text("Next:")
+    page.keyboard.press("Escape")
+    expect(page.locator("#choice-text")).to_have_text("Nothing chosen yet.")
+    # The keyboard: Enter on token 1 moves the focus to a hex it may reach; Enter on its hex chooses part 1.
+    kind, a, b = plan[0][0]
+    page.locator(f'#board [data-pick="tok:{a[0]},{a[1]}"]').focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#board .target:focus")).to_have_count(1)
+    page.locator(f'#board [data-pick="hex:{b[0]},{b[1]}"]').focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#action-part-0")).to_have_value(part_value(plan[0][0]))
+    expect(page.locator("#board .target:focus")).to_have_count(1)  # token 2, next
+    page.keyboard.press("Escape")
+    tap_turn(page, plan[0], tap=False)
+    expect(page.locator("#confirm-btn")).to_be_enabled()
+    page.screenshot(path=SHOT.format("five-chosen"), full_page=True)
+    page.locator("#confirm-btn").click()
+    expect(page.locator("#board")).to_have_attribute("data-turn", "1")
+    # The second turn from the lists alone, in any order; the choice is confirmed as a click's would be.
+    expect(page.locator("#act-form [name=turn]")).to_have_value("2")
+    for i in reversed(range(len(plan[1]))):
+        page.locator(f"#action-part-{i}").select_option(part_value(plan[1][i]))
+    expect(page.locator("#confirm-btn")).to_be_enabled()
+    expect(page.locator("#choice-text")).to_contain_text("Your choice:")
+    page.locator("#confirm-btn").click()
+    expect(page.locator("#board")).to_have_attribute("data-turn", "2")

@@ -12,6 +12,7 @@ legal action, every turn replays, it exports, and its admin page opens.
 """
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import random
@@ -182,6 +183,24 @@ def test_actions_round_trip_through_json_and_text(name, params):
 
 
 @pytest.mark.parametrize("name,params", CASES)
+def test_legal_action_parts_are_exactly_the_legal_actions_in_order(name, params):
+    """Where a state gives ``legal_action_parts``, their product is ``legal_actions`` and an action's JSON is
+    the list of its parts' JSON; a seat not to act gets None."""
+    game = load_game(name, **params)
+    before, _, _ = playout(game, seed=5)
+    for state in sample(before, 20):
+        for seat in game.info.players:
+            parts = state.legal_action_parts(seat)
+            if seat not in state.players_to_act():
+                assert parts is None
+            if parts is None:
+                continue
+            assert list(itertools.product(*parts)) == list(state.legal_actions(seat))
+            for action in sample(list(state.legal_actions(seat)), 10):
+                assert game.action_to_json(action) == [game.part_to_json(p) for p in action]
+
+
+@pytest.mark.parametrize("name,params", CASES)
 def test_the_fold_of_the_log_rebuilds_the_game(name, params):
     game = load_game(name, **params)
     _, joints, final = playout(game, seed=11)
@@ -283,12 +302,17 @@ def check_click_paths(ui, state, side, html: str) -> None:
     from games import presenters
     info = presenters.legal_actions_info(ui, state, side)
     assert info["count"] == len(state.legal_actions(side)) > 0
-    for entry in info["entries"]:
-        assert entry["path"] and entry["text"]
-        for step in entry["path"]:
-            assert f'data-pick="{step["key"]}"' in html or step.get("label"), (entry, step)
-    paths = [tuple(s["key"] for s in e["path"]) for e in info["entries"]]
-    assert len(set(paths)) == len(paths), "two legal actions share one click path"
+    # A product of parts: each part's options are chosen by clicks as a whole action is, and no option's
+    # path begins another's (once an option's path is clicked, the next part starts).
+    for entries in info["script"]["parts"] if "parts" in info else [info["entries"]]:
+        for entry in entries:
+            assert entry["path"] and entry["text"]
+            for step in entry["path"]:
+                assert f'data-pick="{step["key"]}"' in html or step.get("label"), (entry, step)
+        paths = [tuple(s["key"] for s in e["path"]) for e in entries]
+        assert len(set(paths)) == len(paths), "two legal actions share one click path"
+        if "parts" in info:
+            assert not any(a != b and a == b[:len(a)] for a in paths for b in paths), "a path begins another"
 
 
 def check_board_needs_only_its_inputs(ui, game_id: str, side) -> None:

@@ -79,7 +79,7 @@ def test_the_editor_places_and_erases(tool, hex_, expect):
 @pytest.mark.parametrize("text,message", [
     ("{not json", "not valid JSON"),
     ('{"upper": [], "lower": [["s", 0, 0]]}', "Upper must have 1 to 9 tokens"),
-    (json.dumps({"upper": [["r", 0, 0]] * 5, "lower": [["s", 2, 0]]}), "at most 4 Upper tokens"),
+    (json.dumps({"upper": [["r", 0, 0]] * 10, "lower": [["s", 2, 0]]}), "Upper must have 1 to 9 tokens"),
     ('{"upper": [["r", 9, 9]], "lower": [["s", 0, 0]]}', "off the board"),
     ("[1, 2]", "must be a dict"),
 ])

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import itertools
 import json
+import math
 import random
 import time
 
@@ -17,6 +18,7 @@ from hypothesis import strategies as st
 from games.engine import IllegalAction, InvalidParams
 from games.ropasci360.rules import HEXES
 from games.ropasci_puzzle import DEFAULTS, make_game
+from games.bots import make_bot
 from games.ropasci_puzzle.bots import BOTS
 from games.ropasci_puzzle.position import EXAMPLE, PositionError, library, parse_position
 from games.ropasci_puzzle.rules import TURN_LIMIT
@@ -109,16 +111,29 @@ def test_invalid_positions_are_refused_with_a_reason(position, words):
         parse_position(position)
 
 
-def test_the_game_takes_four_upper_tokens_and_refuses_five_clearly_while_the_solver_takes_them():
+def test_the_game_takes_as_many_upper_tokens_as_the_solver_and_gives_them_as_parts():
     four = {"upper": [["r", 0, 0]] * 4, "lower": [["s", 1, 0]]}
-    assert len(make_game(position=four).new_initial_state().legal_actions("upper")) == 6 ** 4
+    state = make_game(position=four).new_initial_state()
+    assert len(state.legal_actions("upper")) == 6 ** 4
+    assert list(itertools.product(*state.legal_action_parts("upper"))) == list(state.legal_actions("upper"))
     five = {"upper": [["r", 0, 0]] * 5, "lower": [["s", 2, 0]]}
-    with pytest.raises(InvalidParams) as exc:
-        make_game(position=five)
-    assert "at most 4 Upper tokens" in str(exc.value) and "manage.py solve" in str(exc.value)
     assert len(solve(five)) == 2
     nine = {"upper": [["r", 0, 0]] * 9, "lower": [["s", 2, 0], ["s", -2, 0]]}  # 6^9 joint moves a turn
+    game = make_game(position=nine)
+    parts = game.new_initial_state().legal_action_parts("upper")
+    assert [len(p) for p in parts] == [6] * 9
+    assert game.action_to_json(tuple(p[0] for p in parts)) == [game.part_to_json(p[0]) for p in parts]
     assert len(solve(nine, deadline=time.perf_counter() + 10)) == 2
+    with pytest.raises(InvalidParams, match="Upper must have 1 to 9 tokens"):
+        make_game(position={"upper": [["r", 0, 0]] * 10, "lower": [["s", 2, 0]]})
+
+
+def test_a_state_not_to_act_gives_no_parts():
+    game = make_game(position={"upper": [["r", 0, 0]], "lower": [["s", 1, 0]]})
+    state = game.new_initial_state()
+    state.apply_action("upper", (("SLIDE", (0, 0), (1, 0)),))
+    assert state.is_terminal() and state.legal_action_parts("upper") is None and not state.legal_actions("upper")
+    assert game.new_initial_state().legal_action_parts("lower") is None
 
 
 def test_parameter_type_is_checked():
@@ -505,6 +520,22 @@ def test_out_of_time_bot_still_plays_legal_moves():
         action = bot.choose(s)
         assert action in s.legal_actions("upper")
         s.apply_actions({"upper": action})
+
+
+def test_bots_play_nine_tokens_without_listing_every_joint_move():
+    """Nine spread tokens make billions of joint moves a turn: the random bot and the perfect bot out of time
+    choose token by token (listing them would take minutes and gigabytes)."""
+    nine = {"upper": [["r", -4, 2], ["r", -4, 3], ["r", -4, 4], ["p", -3, 1], ["p", -3, 2], ["p", -3, 3],
+                      ["s", -2, 0], ["s", -2, 1], ["s", -2, 2]], "lower": [["s", 2, 0], ["r", 3, -1], ["p", 1, 1]],
+            "block": [["", 0, 0]]}
+    g = make_game(position=nine)
+    s = g.new_initial_state()
+    assert math.prod(len(p) for p in s.legal_action_parts("upper")) > 10 ** 9
+    start = time.perf_counter()
+    for bot in (make_bot("random", g, "upper", seed=3), BOTS["perfect"](g, "upper", seed=0, seconds=0.2)):
+        action = bot.choose(s)
+        s.check_action("upper", action)
+    assert time.perf_counter() - start < 5
 
 
 def test_ui_paths_and_board():

@@ -150,6 +150,11 @@ class Game:
         """Parse a JSON action; raise IllegalAction (rule: malformed ...) if it is not well formed."""
         raise NotImplementedError
 
+    def part_to_json(self, part: Any) -> JSON:
+        """The JSON of one part of an action, for a game whose states give ``legal_action_parts``: such a
+        game's ``action_to_json(action)`` is the list of its parts' JSON, in order."""
+        raise NotImplementedError
+
     def action_to_text(self, action: Action) -> str:
         raise NotImplementedError
 
@@ -202,6 +207,15 @@ class State:
     def legal_actions(self, player: str) -> Sequence[Action]:
         """Every distinct action the seat may take now (empty if it is not to act)."""
         raise NotImplementedError
+
+    def legal_action_parts(self, player: str) -> tuple[tuple[Any, ...], ...] | None:
+        """None (the default), or the legal actions as a product of independent parts: a tuple of tuples of
+        parts, the legal actions being exactly the tuples made of one part from each inner tuple, in order
+        (what ``itertools.product(*parts)`` lists; every move of a turn that moves each of several pieces).
+        The site then offers the choice part by part instead of listing the product, which may be huge;
+        ``legal_actions`` must still list it (for bots), and ``Game.part_to_json`` must be given. A seat
+        not to act gets None (an empty tuple would be the product with one action, the empty one)."""
+        return None
 
     def check_action(self, player: str, action: Action) -> None:
         """Raise IllegalAction if ``player`` may not take ``action`` now; never mutates."""

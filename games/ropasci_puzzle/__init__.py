@@ -3,7 +3,7 @@
 and static files that ``ui`` points to; see ``docs/games/ropasci_puzzle.md`` and ``docs/puzzles.md``."""
 from games.engine.api import InvalidParams, check_params
 
-from .position import EXAMPLE, PLAYABLE_UPPER, PositionError, parse_position
+from .position import EXAMPLE, PositionError, parse_position
 
 NAME = "ropasci_puzzle"
 DEFAULTS = {"position": EXAMPLE}
@@ -16,8 +16,4 @@ def make_game(**params):
         position = parse_position(params["position"])
     except PositionError as exc:
         raise InvalidParams(f"{NAME}: parameter 'position': {exc}") from None
-    if len(position.upper) > PLAYABLE_UPPER:
-        raise InvalidParams(f"{NAME}: parameter 'position': the game takes at most {PLAYABLE_UPPER} Upper tokens "
-                            f"(a turn moves them all and every combination is listed), got {len(position.upper)}; "
-                            f"`manage.py solve` solves positions with more")
     return RoPaSciPuzzle(position)

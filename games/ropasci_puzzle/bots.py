@@ -1,5 +1,5 @@
 """Bots for the puzzle: ``perfect`` (and ``strong``, the same) play a shortest solution, solving once per
-position and remembering the plan; ``random`` is the generic one.
+position and remembering the plan; ``random`` is the generic one's choice made token by token.
 
 The solver is exact but may need more than a move's time budget on the hardest positions: then the bot plays
 the move whose position has the best lower bound (the solver's cheap estimate) and tries to solve again next
@@ -7,9 +7,10 @@ turn, when the puzzle is smaller.
 """
 from __future__ import annotations
 
+import math
 import time
 
-from games.bots.base import Bot
+from games.bots.base import Bot, RandomBot
 from games.ropasci360.rules import INDEX
 
 from .rules import SEAT, TURN_LIMIT
@@ -34,8 +35,8 @@ class PlanBot(Bot):
                               deadline=time.perf_counter() + budget)
             except OutOfTime:
                 return self.fallback(state)
-            if turns is None:  # lost whatever Upper does
-                return state.legal_actions(SEAT)[0]
+            if turns is None:  # lost whatever Upper does: the first legal action
+                return tuple(moves[0] for moves in state.token_moves())
             self.remember(state, turns)
         return self.plan[key]
 
@@ -57,10 +58,9 @@ class PlanBot(Bot):
             new, nl = board.resolve(ups, lower, [d for _, d in pairs])
             return (0, 0, 0) if not nl else search.estimate(new, nl) if new else (float("inf"),)
 
-        legal = state.legal_actions(SEAT)
-        if len(legal) <= FALLBACK_ALL:
-            return min(legal, key=key)
-        best = list(legal[0])
+        if math.prod(len(moves) for moves in state.token_moves()) <= FALLBACK_ALL:
+            return min(state.legal_actions(SEAT), key=key)
+        best = [moves[0] for moves in state.token_moves()]  # never the product: 9 tokens make millions
         best_key = key(best)
         improved = True
         while improved:
@@ -82,4 +82,15 @@ def _factory(level: str):
     return make
 
 
-BOTS = {"perfect": _factory("perfect"), "strong": _factory("strong")}
+class PartsRandomBot(RandomBot):
+    """The generic random bot's choice (uniform over every joint move) made one token at a time: nine tokens
+    make billions of joint moves, which the generic bot would list."""
+
+    def choose(self, state):
+        moves = state.legal_action_parts(self.seat)
+        if not moves or not all(moves):
+            raise ValueError(f"{self.seat} has no legal action (to act: {state.players_to_act()})")
+        return tuple(options[self.rng.randrange(len(options))] for options in moves)
+
+
+BOTS = {"perfect": _factory("perfect"), "strong": _factory("strong"), "random": PartsRandomBot}

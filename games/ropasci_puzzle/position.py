@@ -17,7 +17,6 @@ SYMBOLS = ("r", "p", "s")
 SYMBOL_NAMES = {"r": "rock", "p": "paper", "s": "scissors"}
 MAX_UPPER = 9  # the course's single-player task puts no cap on Upper's tokens; a player has nine in the game
 MAX_LOWER = 9  # ... and at most 9 Lower tokens (its number of throws)
-PLAYABLE_UPPER = 4  # the site lists every joint move of a turn: 4 tokens make up to about 20,000, 5 over 200,000
 
 EXAMPLE = {"upper": [["r", -3, 2], ["s", 2, -1]], "lower": [["p", -1, 1], ["s", 1, -1]], "block": [["", 0, 0]]}
 """The course's own example (solved in 3 turns)."""

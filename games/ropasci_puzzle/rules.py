@@ -56,7 +56,12 @@ class RoPaSciPuzzle(Game):
 
     # --- action forms -----------------------------------------------------------------------------
     def action_to_json(self, action):
-        return [[kind, list(a), list(b)] for kind, a, b in action]
+        return [self.part_to_json(move) for move in action]
+
+    def part_to_json(self, part):
+        """One token's move: ``["SLIDE"|"SWING", [r, q], [r, q]]``."""
+        kind, a, b = part
+        return [kind, list(a), list(b)]
 
     def action_from_json(self, data, player=None):
         """``[["SLIDE"|"SWING", [r, q], [r, q]], ...]`` to a tuple of moves; IllegalAction for anything else."""
@@ -168,6 +173,13 @@ class PuzzleState(State):
         if self._legal is None:
             self._legal = tuple(itertools.product(*self.token_moves()))
         return self._legal
+
+    def legal_action_parts(self, player: str):
+        """Per token (in order), its moves: the legal actions are every combination of one of each, so the
+        site offers the choice token by token (9 tokens make millions of combinations). None when not to act."""
+        if player != SEAT or self._result is not None:
+            return None
+        return self.token_moves()
 
     def check_action(self, player: str, action) -> None:
         if player != SEAT:

@@ -326,7 +326,9 @@ class Search:
         children = []
         seen = set()
         dests = [0] * len(ups)
-        for choice in itertools.product(*(combos for _, combos in parts)):
+        for n, choice in enumerate(itertools.product(*(combos for _, combos in parts))):
+            if not n & 4095 and n and self.deadline is not None and time.perf_counter() > self.deadline:
+                raise OutOfTime  # nine tokens may make millions of joint moves in one node
             for (idx, _), combo in zip(parts, choice):
                 for i, d in zip(idx, combo):
                     dests[i] = d

@@ -18,7 +18,7 @@ from games.ropasci360.rules import INDEX
 from games.ropasci360.ui import board_context
 from games.ui import EditorTool, GameUI, Param, Preset
 
-from .position import EXAMPLE, MAX_LOWER, PLAYABLE_UPPER, SYMBOL_NAMES, PositionError, library, parse_position
+from .position import EXAMPLE, MAX_LOWER, MAX_UPPER, SYMBOL_NAMES, PositionError, library, parse_position
 from .solver import OutOfTime, solve
 
 OPTIMUM_SECONDS = 2.0  # the page's budget to find the optimum of a position not in the library
@@ -76,8 +76,8 @@ class UI(GameUI):
     event_icon = "⚔"
     legend = ("Upper: solid, capital letters, numbered in move order · Lower: hatched, small letters · "
               "● rock ■ paper ▲ scissors · dark hexes are blocks")
-    hint = ("Every Upper token moves each turn: click token 1, then where it slides or swings, then token 2 "
-            "and its hex, and so on; then confirm.")
+    hint = ("Every Upper token moves each turn: tap token 1, then where it slides or swings, then token 2 "
+            "and its hex, and so on (or choose each token's move in its list); then confirm.")
     flippable = False  # one player: the board keeps Upper's home row on top
     chart_label = "Lower tokens left"
 
@@ -87,12 +87,22 @@ class UI(GameUI):
     def action_words(self, seat: str, action, observation=None) -> str:
         """E.g. ``R (-3, 2) → (-2, 1), S (2, -1) ↷ (1, -1)`` (→ a slide, ↷ a swing; letters given the
         position)."""
-        order = [u[0].upper() for u in (observation or {}).get("upper", [])]
-        parts = []
-        for i, (kind, a, b) in enumerate(action):
-            who = f"{order[i]} " if i < len(order) else ""
-            parts.append(f"{who}{_hex(a)} {'→' if kind == 'SLIDE' else '↷'} {_hex(b)}")
-        return ", ".join(parts)
+        return ", ".join(self.part_words(seat, i, move, observation) for i, move in enumerate(action))
+
+    def part_words(self, seat: str, index: int, part, observation=None) -> str:
+        """One token's move, e.g. ``R (-3, 2) → (-2, 1)``."""
+        kind, a, b = part
+        upper = (observation or {}).get("upper", [])
+        who = f"{upper[index][0].upper()} " if index < len(upper) else ""
+        return f"{who}{_hex(a)} {'→' if kind == 'SLIDE' else '↷'} {_hex(b)}"
+
+    def part_label(self, seat: str, index: int, observation=None) -> str:
+        """E.g. ``Token 1 (Rock on (-3, 2))``."""
+        upper = (observation or {}).get("upper", [])
+        if index >= len(upper):
+            return f"Token {index + 1}"
+        sym, r, q = upper[index]
+        return f"Token {index + 1} ({TITLES.get(sym, sym)} on {_hex((r, q))})"
 
     def event_words(self, event) -> str:
         if not isinstance(event, dict) or "hex" not in event:
@@ -168,12 +178,13 @@ class UI(GameUI):
 
     # --- input -------------------------------------------------------------------------------------
     def action_path(self, seat: str, action, observation=None) -> list[dict]:
-        steps = []
-        for i, (kind, a, b) in enumerate(action, 1):
-            steps.append({"key": f"tok:{a[0]},{a[1]}", "label": f"Token {i} {_hex(a)}"})
-            steps.append({"key": f"hex:{b[0]},{b[1]}", "label": f"{'slide' if kind == 'SLIDE' else 'swing'} to "
-                                                               f"{_hex(b)}"})
-        return steps
+        return [step for i, move in enumerate(action) for step in self.part_path(seat, i, move, observation)]
+
+    def part_path(self, seat: str, index: int, part, observation=None) -> list[dict]:
+        """The token (``tok:r,q``), then its destination (``hex:r,q``)."""
+        kind, a, b = part
+        return [{"key": f"tok:{a[0]},{a[1]}", "label": f"Token {index + 1} {_hex(a)}"},
+                {"key": f"hex:{b[0]},{b[1]}", "label": f"{'slide' if kind == 'SLIDE' else 'swing'} to {_hex(b)}"}]
 
     def action_group(self, seat: str, action, observation=None) -> str:
         swings = sum(1 for kind, _, _ in action if kind == "SWING")
@@ -181,7 +192,7 @@ class UI(GameUI):
 
     def params(self) -> list:
         return [Param("position", "Position (the course's JSON)", EXAMPLE, json=True,
-                      help=f"Up to {PLAYABLE_UPPER} Upper and {MAX_LOWER} Lower tokens, [symbol, r, q] each, and blocks "
+                      help=f"Up to {MAX_UPPER} Upper and {MAX_LOWER} Lower tokens, [symbol, r, q] each, and blocks "
                            f"[\"\", r, q]; build it on the board below, paste it, or load a file.")]
 
     def presets(self) -> list:

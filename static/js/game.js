@@ -3,8 +3,11 @@
  *
  * RULES LIVE ONLY IN THE ENGINE. The server embeds this player's legal actions in <script id="legal-actions">:
  * [{action, text, path: [{key, label}, ...]}, ...] (engine actions, the game's words, the clicks that choose
- * each). Clickable things on the board carry data-pick="KEY"; a step whose key is not on the board is offered
- * as a button. This script only matches what was clicked against those paths.
+ * each), or, where they are every combination of independent parts (a move per token), {parts: [[entry, ...],
+ * ...]}: one entry of each part, in order, make an action (its JSON the list of theirs, its path theirs one
+ * after the other), so the player picks part after part. Clickable things on the board carry data-pick="KEY";
+ * a step whose key is not on the board is offered as a button. This script only matches what was clicked
+ * against those paths.
  *
  * The live parts of the page (#game-head, #board-wrap, #turn-panel, #controls) are replaced by htmx
  * (out-of-band swaps from the WebSocket and from form responses); everything here re-binds after a swap.
@@ -36,11 +39,14 @@
   function $all(sel_, ctx) { return Array.prototype.slice.call((ctx || document).querySelectorAll(sel_)); }
   function actionValue(a) { return JSON.stringify(a); }
 
-  /** The legal actions embedded by the server; [] when this viewer is not to act. */
+  /** The legal actions embedded by the server, as a chooser (``listChooser``, ``partsChooser``); none when
+   * this viewer is not to act. */
   function legalActions() {
     var el = document.getElementById("legal-actions");
-    if (!el) return [];
-    try { return JSON.parse(el.textContent) || []; } catch (e) { return []; }
+    var data = null;
+    if (el) { try { data = JSON.parse(el.textContent); } catch (e) { data = null; } }
+    if (data && data.parts) return partsChooser(data.parts);
+    return listChooser(Array.isArray(data) ? data : []);
   }
 
   function boardEl() { return document.getElementById("board"); }
@@ -78,6 +84,76 @@
   function findChoice(acts, value) {
     for (var i = 0; i < acts.length; i++) if (actionValue(acts[i].action) === value) return acts[i];
     return null;
+  }
+
+  // A chooser answers, for the keys clicked so far (a prefix): whether some action's path starts with it
+  // (matches), the distinct steps that may follow (next), the action it completes if exactly one (complete),
+  // and finds an action by its JSON (find). ``chosen``: the values of the parts a prefix has chosen.
+  function listChooser(acts) {
+    return {
+      empty: !acts.length,
+      matches: function (prefix) { return matching(acts, prefix).length > 0; },
+      next: function (prefix) { return nextSteps(acts, prefix); },
+      complete: function (prefix) { return complete(acts, prefix); },
+      find: function (value) { return findChoice(acts, value); },
+      chosen: function () { return []; }
+    };
+  }
+
+  /** A product of parts: a prefix is read as whole paths of parts 0..i-1 and the start of one of part i's. */
+  function partsChooser(parts) {
+    function compose(chosen) {
+      return { action: chosen.map(function (e) { return e.action; }),
+               text: chosen.map(function (e) { return e.text; }).join(", "),
+               path: [].concat.apply([], chosen.map(function (e) { return e.path; })) };
+    }
+    /** Every reading of ``prefix``: {i: the part in progress (parts.length: all chosen), chosen, rest}. */
+    function readings(prefix) {
+      var out = [];
+      (function walk(i, pos, chosen) {
+        var rest = prefix.slice(pos);
+        if (i === parts.length) { if (!rest.length) out.push({ i: i, chosen: chosen, rest: rest }); return; }
+        var started = false;
+        parts[i].forEach(function (e) {
+          var keys = keysOf(e);
+          if (keys.length <= rest.length && startsWith(rest, keys)) walk(i + 1, pos + keys.length, chosen.concat([e]));
+          else if (!started && startsWith(keys, rest)) { started = true; out.push({ i: i, chosen: chosen, rest: rest }); }
+        });
+      })(0, 0, []);
+      return out;
+    }
+    return {
+      empty: !parts.length || parts.some(function (p) { return !p.length; }),
+      matches: function (prefix) { return readings(prefix).length > 0; },
+      next: function (prefix) {
+        var seen = {}, out = [];
+        readings(prefix).forEach(function (r) {
+          if (r.i === parts.length) return;
+          parts[r.i].forEach(function (e) {
+            var st = e.path[r.rest.length];
+            if (st && startsWith(keysOf(e), r.rest) && !seen[st.key]) { seen[st.key] = true; out.push(st); }
+          });
+        });
+        return out;
+      },
+      complete: function (prefix) {
+        var done = readings(prefix).filter(function (r) { return r.i === parts.length; });
+        return done.length === 1 ? compose(done[0].chosen) : null;
+      },
+      find: function (value) {
+        var list;
+        try { list = JSON.parse(value); } catch (e) { return null; }
+        if (!Array.isArray(list) || list.length !== parts.length) return null;
+        var chosen = list.map(function (a, i) { return findChoice(parts[i], actionValue(a)); });
+        return chosen.every(Boolean) ? compose(chosen) : null;
+      },
+      /** The entry of part ``i`` whose value is ``value``, or null. */
+      part: function (i, value) { return parts[i] ? findChoice(parts[i], value) : null; },
+      chosen: function (prefix) {
+        var r = readings(prefix);
+        return r.length === 1 ? r[0].chosen.map(function (e) { return actionValue(e.action); }) : [];
+      }
+    };
   }
 
   /** The first ``n`` steps of an action in words: their labels, or the board's own label of the thing clicked. */
@@ -122,7 +198,7 @@
     if (!box) return;
     var html = [];
     for (var d = 0; d <= sel.path.length; d++) {
-      var opts = nextSteps(acts, sel.path.slice(0, d)).filter(function (st) { return !onBoard(st.key).length; });
+      var opts = acts.next(sel.path.slice(0, d)).filter(function (st) { return !onBoard(st.key).length; });
       if (!opts.length) continue;
       html.push('<div class="step-group">');
       opts.forEach(function (st) {
@@ -143,17 +219,17 @@
     clearMarks();
     var board = boardEl();
     if (!board) return;
-    board.classList.toggle("playable", acts.length > 0);
+    board.classList.toggle("playable", !acts.empty);
     // Drop clicks that no longer lead anywhere (e.g. after the list changed).
-    while (sel.path.length && !matching(acts, sel.path).length) sel.path.pop();
-    var choice = sel.choice ? findChoice(acts, sel.choice) : null;
+    while (sel.path.length && !acts.matches(sel.path)) sel.path.pop();
+    var choice = sel.choice ? acts.find(sel.choice) : null;
     if (!choice) sel.choice = null;
-    var next = nextSteps(acts, sel.path);
+    var next = acts.next(sel.path);
     sel.path.forEach(function (key) { markStep(key, "pickable", true); });
     next.forEach(function (st) {
       markStep(st.key, sel.path.length ? "target" : "pickable", !!(choice && keysOf(choice)[sel.path.length] === st.key));
       // A step that completes an action is announced as that action (e.g. "Throw rock to (-3, 1)").
-      var done = complete(acts, sel.path.concat([st.key]));
+      var done = acts.complete(sel.path.concat([st.key]));
       if (done && sel.path.length) onBoard(st.key).forEach(function (el) {
         if (!el.dataset.baseLabel) el.dataset.baseLabel = el.getAttribute("aria-label") || "";
         el.setAttribute("aria-label", stepWords(done, sel.path.length) + " to " + el.dataset.baseLabel);
@@ -161,8 +237,14 @@
     });
     renderStepButtons(acts);
 
-    var select = document.getElementById("action-select");
+    var select = document.getElementById("action-select") || document.getElementById("action-value");
     if (select) select.value = sel.choice || "";
+    // One list per part: each part the clicks have chosen shows in its list (the others stay as picked).
+    var chosenParts = acts.chosen(sel.path);
+    chosenParts.forEach(function (value, i) {
+      var partSelect = document.getElementById("action-part-" + i);
+      if (partSelect && partSelect.value !== value) partSelect.value = value;
+    });
     var text = document.getElementById("choice-text");
     var confirm = document.getElementById("confirm-btn");
     var clear = document.getElementById("clear-btn");
@@ -181,7 +263,7 @@
   /** A click on step ``key`` (on the board or a button; ``depth`` for buttons). */
   function activate(key, byKeyboard, depth) {
     var acts = legalActions();
-    if (!acts.length || !key) return;
+    if (acts.empty || !key) return;
     var prefix = sel.path;
     var d = typeof depth === "number" ? depth : null;
     if (d === null) {
@@ -191,14 +273,14 @@
       // The deepest place where this key continues what was clicked (a later step, or a different choice
       // at an earlier step).
       for (d = prefix.length; d >= 0; d--) {
-        if (matching(acts, prefix.slice(0, d).concat([key])).length) break;
+        if (acts.matches(prefix.slice(0, d).concat([key]))) break;
       }
       if (d < 0) { sel.path = []; sel.choice = null; refresh(); return; }
     } else if (prefix[d] === key) {
       sel.path = prefix.slice(0, d); sel.choice = null; refresh(); return;
     }
     sel.path = prefix.slice(0, d).concat([key]);
-    var done = complete(acts, sel.path);
+    var done = acts.complete(sel.path);
     sel.choice = done ? actionValue(done.action) : null;
     refresh();
     if (byKeyboard) {
@@ -207,7 +289,10 @@
     }
   }
 
-  function resetSelection() { sel.path = []; sel.choice = null; }
+  function resetSelection() {
+    sel.path = []; sel.choice = null;
+    $all("#act-form select.action-part").forEach(function (s) { s.value = ""; });
+  }
 
   // ---- flip, coordinates, sound ---------------------------------------------------------------------
   function applyBoardView() {
@@ -369,9 +454,9 @@
   function playShortcut(name) {
     var key = shortcuts[name];
     if (!key) return false;
-    var act = complete(legalActions(), [key]);
+    var act = legalActions().complete([key]);
     var form = document.getElementById("act-form");
-    var select = document.getElementById("action-select");
+    var select = document.getElementById("action-select") || document.getElementById("action-value");
     var confirm = document.getElementById("confirm-btn");
     if (!act || !form || !select || !confirm || confirm.textContent === "Submitting…") return false;
     sel.path = [key]; sel.choice = actionValue(act.action);
@@ -408,11 +493,13 @@
   document.addEventListener("change", function (evt) {
     var t = evt.target;
     if (t.id === "action-select") {
-      var entry = findChoice(legalActions(), t.value);
+      var entry = legalActions().find(t.value);
       if (!entry) { resetSelection(); refresh(); return; }
       sel.path = keysOf(entry);
       sel.choice = t.value;
       refresh();
+    } else if (t.classList && t.classList.contains("action-part")) {
+      choosePartsFromLists();
     } else if (t.id === "sound-toggle") {
       storageSet(SOUND_KEY, t.checked ? "1" : "0");
       if (t.checked) beep(); // a first sound on the click also unlocks audio in the browser
@@ -421,6 +508,24 @@
       applyBoardView();
     }
   });
+
+  /** A part picked in its list: the clicks become the parts picked in the lists, from the first, up to the
+   * first not picked yet (later ones stay picked in their lists and count once those before them are). */
+  function choosePartsFromLists() {
+    var acts = legalActions();
+    if (!acts.part) return;
+    var path = [];
+    var lists = $all("#act-form select.action-part");
+    for (var i = 0; i < lists.length; i++) {
+      var entry = acts.part(i, lists[i].value);
+      if (!entry) break;
+      path = path.concat(keysOf(entry));
+    }
+    sel.path = path;
+    var done = acts.complete(path);
+    sel.choice = done ? actionValue(done.action) : null;
+    refresh();
+  }
 
   function copyLink(button) {
     var input = document.getElementById(button.getAttribute("data-copy"));
@@ -497,10 +602,11 @@
     bind(); restoreFocus();
     // A hint (one-player games) is chosen in the list, as if picked there: the player confirms it.
     var hint = evt.detail && evt.detail.elt && evt.detail.elt.id === "hint" ? evt.detail.elt : null;
-    var select = document.getElementById("action-select");
-    if (hint && hint.dataset.action && select && findChoice(legalActions(), hint.dataset.action)) {
-      select.value = hint.dataset.action;
-      select.dispatchEvent(new Event("change", { bubbles: true }));
+    var entry = hint && hint.dataset.action ? legalActions().find(hint.dataset.action) : null;
+    if (entry) {
+      sel.path = keysOf(entry);
+      sel.choice = actionValue(entry.action);
+      refresh();
     }
   });
   document.body.addEventListener("htmx:oobAfterSwap", function () { bind(); });
