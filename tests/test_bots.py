@@ -92,12 +92,22 @@ def test_random_bot_is_generic():
             name = "tiny"
             players = ("a", "b")
 
-    class TinyState:
+    from games.engine.api import State
+
+    class TinyState(State):
         def legal_actions(self, seat):
             return ["x", "y"]
 
+    class PartsState(State):  # the legal actions as a product: chosen part by part, never listed
+        def legal_action_parts(self, seat):
+            return (("x", "y"), (1, 2, 3))
+
+        def legal_actions(self, seat):
+            raise AssertionError("the product is not listed")
+
     bot = make_bot("random", TinyGame, "a", seed=1)
     assert {bot.choose(TinyState()) for _ in range(50)} == {"x", "y"}
+    assert {bot.choose(PartsState()) for _ in range(200)} == {(a, b) for a in "xy" for b in (1, 2, 3)}
 
 
 def test_unknown_level_and_seat():

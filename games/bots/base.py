@@ -37,6 +37,11 @@ class RandomBot(Bot):
     level = "random"
 
     def choose(self, state):
+        parts = state.legal_action_parts(self.seat)
+        if parts is not None:  # one part at a time: the same uniform choice, without listing the product
+            if not all(parts):
+                raise ValueError(f"{self.seat} has no legal action (to act: {state.players_to_act()})")
+            return tuple(options[self.rng.randrange(len(options))] for options in parts)
         actions = state.legal_actions(self.seat)
         if not actions:
             raise ValueError(f"{self.seat} has no legal action (to act: {state.players_to_act()})")

@@ -1,5 +1,6 @@
 """Bots for the puzzle: ``perfect`` (and ``strong``, the same) play a shortest solution, solving once per
-position and remembering the plan; ``random`` is the generic one's choice made token by token.
+position and remembering the plan; ``random`` is the generic one (it chooses part by part,
+so a token at a time).
 
 The solver is exact but may need more than a move's time budget on the hardest positions: then the bot plays
 the move whose position has the best lower bound (the solver's cheap estimate) and tries to solve again next
@@ -10,7 +11,7 @@ from __future__ import annotations
 import math
 import time
 
-from games.bots.base import Bot, RandomBot
+from games.bots.base import Bot
 from games.ropasci360.rules import INDEX
 
 from .rules import SEAT, TURN_LIMIT
@@ -82,15 +83,4 @@ def _factory(level: str):
     return make
 
 
-class PartsRandomBot(RandomBot):
-    """The generic random bot's choice (uniform over every joint move) made one token at a time: nine tokens
-    make billions of joint moves, which the generic bot would list."""
-
-    def choose(self, state):
-        moves = state.legal_action_parts(self.seat)
-        if not moves or not all(moves):
-            raise ValueError(f"{self.seat} has no legal action (to act: {state.players_to_act()})")
-        return tuple(options[self.rng.randrange(len(options))] for options in moves)
-
-
-BOTS = {"perfect": _factory("perfect"), "strong": _factory("strong"), "random": PartsRandomBot}
+BOTS = {"perfect": _factory("perfect"), "strong": _factory("strong")}
