@@ -103,11 +103,7 @@ def test_a_position_with_four_upper_tokens_is_accepted_and_played_with_hints():
     assert errors(html) == [] and shown_position(html) == four
     game = new_puzzle(client, four)
     assert client.get(game.get_absolute_url()).status_code == 200
-    for turn in range(1, 5):
-        html = client.post(reverse("hint", args=[game.id]), **HTMX).content.decode()
-        value = re.search(r'data-action="([^"]+)"', html).group(1).replace("&quot;", '"')
-        response = client.post(reverse("act", args=[game.id]), {"turn": str(turn), "action": value}, **HTMX)
-        assert response.status_code == 200
+    play_the_hints(client, game, 4)
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     assert "after 4 turns: as few as possible!" in client.get(game.get_absolute_url()).content.decode()
@@ -149,14 +145,19 @@ def test_a_hint_is_the_perfect_bots_move_for_the_player_only():
     assert game.turn == 0
 
 
-def test_playing_the_hints_solves_in_the_fewest_turns_and_says_so():
-    client = Client()
-    game = new_puzzle(client, EXAMPLE)
-    for turn in range(1, 4):
+def play_the_hints(client, game, turns: int) -> None:
+    """Ask for a hint and play it, ``turns`` times, as a player pressing Hint then the hinted move."""
+    for turn in range(1, turns + 1):
         html = client.post(reverse("hint", args=[game.id]), **HTMX).content.decode()
         value = re.search(r'data-action="([^"]+)"', html).group(1).replace("&quot;", '"')
         response = client.post(reverse("act", args=[game.id]), {"turn": str(turn), "action": value}, **HTMX)
         assert response.status_code == 200
+
+
+def test_playing_the_hints_solves_in_the_fewest_turns_and_says_so():
+    client = Client()
+    game = new_puzzle(client, EXAMPLE)
+    play_the_hints(client, game, 3)
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     page = client.get(game.get_absolute_url()).content.decode()
