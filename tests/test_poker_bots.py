@@ -17,7 +17,8 @@ LEVELS = {"random": RandomBot, **BOTS}
 
 
 class ObservationOnly:
-    """What a bot may use: its own observation and its legal actions (so it cannot look at other cards)."""
+    """What a bot may use: its own observation and its legal actions, whole or as parts (so it cannot look at
+    other cards)."""
 
     def __init__(self, state, seat):
         self._state, self._seat = state, seat
@@ -28,6 +29,9 @@ class ObservationOnly:
 
     def legal_actions(self, seat):
         return self._state.legal_actions(seat)
+
+    def legal_action_parts(self, seat):
+        return self._state.legal_action_parts(seat)
 
 
 @pytest.fixture(autouse=True)
