@@ -15,7 +15,7 @@ from .engine.registry import names_in_order
 from .ui import ui_for
 
 DEFAULT_GAME = "ropasci360"
-MAX_JSON_TEXT = 20_000  # characters of an option typed as JSON (a puzzle's position is a few hundred)
+MAX_JSON_TEXT = 20_000  # characters of an option typed as JSON (a position is a few hundred)
 ME, INVITE = "me", "invite"
 TIME_CHOICES = [
     ("", "No limit"),
