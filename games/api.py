@@ -217,11 +217,12 @@ def detail(request, game_id: str):
     A sync view (its whole request is one thread hop, ``games.asgihandler``): what can be answered at once
     is; a wait is the body of a streamed response, produced on the server's loop (``_waiting``), so that a
     waiting client holds no thread. Every check (400, 403, 404, 429) is made before the wait. Not counted
-    against the address's reads: a wait, and a seat's first read of each turn (``wait_turn`` reached)."""
+    against the address's reads: a wait, and the first read of each turn (``wait_turn`` reached) by a seat, or
+    by an address that sends no seat token."""
     address = ratelimit.client_address(request.META)
     wait = request.GET.get("wait_turn")
-    refused = ratelimit.over("read", address) if wait is None or not seat_token(request) else 0
-    if refused:  # (a seat's wait may be free: it is judged once read)
+    refused = ratelimit.over("read", address) if wait is None else 0
+    if refused:  # (a wait may be free: it is judged once read)
         return too_many(request, refused)
     try:
         target = None
@@ -238,7 +239,10 @@ def detail(request, game_id: str):
         return error(exc.status, exc.message)
     seat = payload.get("seat")
     if target is None or _reached(payload, target):
-        if target is None or seat is None or not ratelimit.first_read(f"{game_id}:{seat}", target):
+        # The first read of each new turn is free: a seat's, or (a program that sends no token) the address's
+        # in this game. Both are keys a client cannot mint at will: a game and a seat or an address of its own.
+        reader = f"{game_id}:{seat}" if seat is not None else f"{game_id}:@{address}"
+        if target is None or not ratelimit.first_read(reader, target):
             refused = ratelimit.hit("read", address)
             if refused:
                 return too_many(request, refused)

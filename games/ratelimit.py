@@ -28,12 +28,12 @@ LIMITS = {
     "create": (60, 60),  # games and challenges created, per address
     "act": (30, 10),  # moves, resignations, joins refused or not needed (invalid, stale, duplicate): per seat
     "act-address": (300, 10),  # ... and per address, whatever the seat
-    "read": (300, 10),  # reads of a game beyond one per turn per seat, per address (a wait is not counted)
+    "read": (300, 10),  # reads of a game beyond one a turn per seat (or tokenless address), per address
     "import": (10, 60),  # log imports, per address
     "hint": (20, 60),  # hints, per address
     "ws": (40, 10),  # WebSocket messages, per address
 }
-SEEN_SECONDS = 600  # how long a seat's latest read turn is remembered (``first_read``)
+SEEN_SECONDS = 600  # how long a reader's latest read turn is remembered (``first_read``)
 
 
 def scale() -> float:
@@ -93,12 +93,13 @@ def over(kind: str, key: str) -> float:
     return max(1.0, left) if (counts().get(name) or 0) >= allowed else 0.0
 
 
-def first_read(seat: str, turn: int) -> bool:
-    """True the first time ``seat`` (one that exists) reads turn ``turn`` or later: the one read a turn that
-    play needs, never counted. A seat's entry holds the latest such turn."""
+def first_read(reader: str, turn: int) -> bool:
+    """True the first time ``reader`` (a game's seat, or an address in a game: keys a client cannot mint at
+    will) reads turn ``turn`` or later: the one read a turn that play needs, never counted. Its entry holds the
+    latest such turn."""
     if scale() <= 0:
         return True
-    name = f"rl:seen:{_digest(seat)}"
+    name = f"rl:seen:{_digest(reader)}"
     cache = counts()
     seen = cache.get(name)
     if seen is not None and seen >= turn:

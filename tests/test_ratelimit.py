@@ -103,10 +103,17 @@ def test_reads_beyond_what_play_needs_are_limited_per_address():
         assert post_json(client, f"{url}/actions", {"turn": turn, "action": turn}, seat).status_code == 200
         first = client.get(f"{url}?wait_turn={turn}", HTTP_AUTHORIZATION=f"Seat {seat}")
         again = client.get(f"{url}?wait_turn={turn}", HTTP_AUTHORIZATION=f"Seat {seat}")
+        # A program that sends no token: the address's first read of each new turn of this game is free too.
+        assert post_json(client, f"{url}/actions", {"turn": turn + 1, "action": turn + 1},
+                         [x, o][turn % 2 == 1]).status_code == 200
+        anonymous = client.get(f"{url}?wait_turn={turn + 1}")
+        anonymous_again = client.get(f"{url}?wait_turn={turn + 1}")
         if time.monotonic() < ends:
             break
     assert first.status_code == 200 and first.json()["turn"] == turn
     assert again.status_code == 429
+    assert anonymous.status_code == 200 and anonymous.json()["turn"] == turn + 1
+    assert anonymous_again.status_code == 429
 
 
 def test_imports_are_limited_per_address():
