@@ -3,6 +3,7 @@ against a bot, a spectator's live page, secrecy of pending actions, and reconnec
 
 No sleeps: everything waits through Playwright's auto-waiting ``expect``.
 """
+import difflib
 import json
 import re
 import urllib.request
@@ -72,6 +73,13 @@ def bot_has_chosen(page, side="upper"):
     expect(page.locator(f"#turn-panel .seat-row.{side}")).to_have_attribute("data-status", "ready", timeout=30_000)
 
 
+def changes(before, after):
+    """The lines that differ between two page snapshots, as a unified diff (the whole pages are too long to
+    read in a failure)."""
+    return "\n".join(difflib.unified_diff("\n".join(before).splitlines(), "\n".join(after).splitlines(),
+                                         "before", "after", lineterm="", n=1))
+
+
 def legal_actions(page):
     return [e["action"] for e in json.loads(page.locator("#legal-actions").text_content())]
 
@@ -126,7 +134,8 @@ def test_two_people_play_to_a_win_by_clicking(people, server):
         for name, page in (("b", b), ("watcher", watcher)):
             expect(page.locator('#turn-panel .seat-row.upper')).to_have_attribute("data-status", "ready")
             expect(page.locator('#turn-panel .seat-row.lower')).to_have_attribute("data-status", "choosing")
-            assert page.evaluate(SNAPSHOT) == before[name], f"turn {turn}: {name}'s page changed"
+            after = page.evaluate(SNAPSHOT)
+            assert after == before[name], f"turn {turn}: {name}'s page changed:\n" + changes(before[name], after)
             expect(page.locator(".pending-own")).to_have_count(0)
         if turn == 1:
             assert "THROW symbol r to (4, 0)" not in b.content() + watcher.content()
