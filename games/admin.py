@@ -34,10 +34,12 @@ from django.utils.functional import cached_property
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
-from . import botrunner, gamelog, services
-from .engine import load_game, registered_names
-from .models import Game, PendingAction, Seat, Turn
-from .ui import ui_for
+from games.live import botrunner
+from games.read import gamelog
+from games.play import services
+from games.engine import load_game, registered_names
+from games.models import Game, PendingAction, Seat, Turn
+from games.engine.ui import ui_for
 
 LIVE_STATUSES = (Game.Status.WAITING, Game.Status.ACTIVE)
 EXPORT_LIMIT = 2000  # games per zip: each log is one query and the zip is built in memory

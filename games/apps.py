@@ -8,8 +8,8 @@ class GamesConfig(AppConfig):
 
     def ready(self):
         # What follows a committed change to a game: each listener lives apart from the services.
-        from . import botrunner, broadcast, clocks
-        from .signals import game_changed
+        from games.live import botrunner, broadcast, clocks
+        from games.play.signals import game_changed
         game_changed.connect(broadcast.on_game_changed, dispatch_uid="broadcast")
         game_changed.connect(botrunner.on_game_changed, dispatch_uid="bots")
         game_changed.connect(clocks.on_game_changed, dispatch_uid="clocks")

@@ -14,8 +14,8 @@ from django.http import JsonResponse
 from django.middleware.csrf import CsrfViewMiddleware
 from django.urls import reverse
 
-from games import services as games
-from games.api import absolute, allow, error, read_json, replay_path
+from games.play import services as games
+from games.api.endpoints import absolute, allow, error, read_json, replay_path
 
 from . import services
 from .models import Challenge

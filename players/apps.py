@@ -9,7 +9,7 @@ class PlayersConfig(AppConfig):
     def ready(self):
         from django.contrib.auth.signals import user_logged_in
 
-        from games.signals import game_changed
+        from games.play.signals import game_changed
 
         from . import receivers
         game_changed.connect(receivers.on_game_changed, dispatch_uid="players-ratings")

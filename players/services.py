@@ -14,10 +14,10 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from games import seatsession
-from games import services as games
+from games.play import seatsession
+from games.play import services as games
 from games.models import Game, Seat, hash_token
-from games.services import BadRequest, Conflict, Forbidden, NotFound
+from games.play.services import BadRequest, Conflict, Forbidden, NotFound
 
 from . import ratings
 from .models import ApiKey, Challenge, Profile, RatedGame, RatedPlayer, RatingChange

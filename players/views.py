@@ -14,13 +14,13 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 
-from games import services as games
+from games.play import services as games
 from games.bots import LEVEL_WORDS
 from games.engine import load_game, registered_names
 from games.models import Game, Seat
-from games.services import ServiceError
-from games.ui import ui_for
-from games.views import not_found
+from games.play.services import ServiceError
+from games.engine.ui import ui_for
+from games.web.views import not_found
 
 from . import charts, services
 from .forms import ApiKeyForm, ChallengeForm, SignUpForm, game_titles

@@ -2,14 +2,14 @@
 
 HTTP goes to Django; WebSockets go through Channels (cookies, then ``NulCookieGuard`` dropping a cookie that holds
 NUL, then session and user: Channels' ``AuthMiddlewareStack`` with the guard inside) to the routes in
-``games.routing.websocket_urlpatterns``, whose consumer checks the Origin against ALLOWED_HOSTS (``games.consumers``).
+``games.live.routing.websocket_urlpatterns``, whose consumer checks the Origin against ALLOWED_HOSTS (``games.live.consumers``).
 """
 
 import os
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ropasci.settings")
 
-from games.asgihandler import get_asgi_application  # noqa: E402  (a sync view's request in one thread)
+from games.runtime.asgihandler import get_asgi_application  # noqa: E402  (a sync view's request in one thread)
 
 # Set Django up (apps, models) before anything that imports models.
 django_asgi_app = get_asgi_application()
@@ -18,10 +18,10 @@ from channels.auth import AuthMiddleware  # noqa: E402
 from channels.routing import ChannelNameRouter, ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.sessions import CookieMiddleware, SessionMiddleware  # noqa: E402
 
-from games.middleware import NulCookieGuard  # noqa: E402
-from games.requestthreads import RequestThreads  # noqa: E402
-from games.serverloop import ServerLoop  # noqa: E402
-from games.routing import channel_routes, websocket_urlpatterns  # noqa: E402
+from games.runtime.middleware import NulCookieGuard  # noqa: E402
+from games.runtime.requestthreads import RequestThreads  # noqa: E402
+from games.live.serverloop import ServerLoop  # noqa: E402
+from games.live.routing import channel_routes, websocket_urlpatterns  # noqa: E402
 
 application = ServerLoop(ProtocolTypeRouter(
     {

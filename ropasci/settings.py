@@ -93,14 +93,14 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "games.middleware.StaticFilesMiddleware",  # WhiteNoise, async-capable
-    "games.middleware.NulRefusalMiddleware",  # before anything reads the database
+    "games.runtime.middleware.StaticFilesMiddleware",  # WhiteNoise, async-capable
+    "games.runtime.middleware.NulRefusalMiddleware",  # before anything reads the database
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "games.middleware.RateLimitMiddleware",
-    "games.middleware.OverloadMiddleware",
+    "games.runtime.middleware.RateLimitMiddleware",
+    "games.runtime.middleware.OverloadMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
@@ -142,7 +142,7 @@ ASGI_APPLICATION = "ropasci.asgi.application"
 
 # Database ---------------------------------------------------------------
 # A connection lives as long as its thread (CONN_MAX_AGE) on SQLite: HTTP requests borrow long-lived threads
-# (games.requestthreads), WebSocket consumers share one, so connections are few and reused, and opening one
+# (games.runtime.requestthreads), WebSocket consumers share one, so connections are few and reused, and opening one
 # each request was a quarter of a small request's CPU. (Django advises CONN_MAX_AGE=0 under ASGI because its
 # default gives each request a new thread, whose connection would be left behind.) PostgreSQL uses psycopg's
 # pool instead (below), which wants CONN_MAX_AGE=0.
@@ -196,14 +196,14 @@ if REDIS_URL:
     }
 else:
     # Only correct for a single server process (Channels' in-memory layer, swept once a second).
-    CHANNEL_LAYERS = {"default": {"BACKEND": "games.channellayer.InProcessChannelLayer"}}
+    CHANNEL_LAYERS = {"default": {"BACKEND": "games.live.channellayer.InProcessChannelLayer"}}
 
-# Rate limits (games.ratelimit): RATE_LIMITS scales them (0: off); TRUSTED_PROXIES is the number of reverse
+# Rate limits (games.guard.ratelimit): RATE_LIMITS scales them (0: off); TRUSTED_PROXIES is the number of reverse
 # proxies in front whose X-Forwarded-For entries name the client. The counts have a cache of their own
 # ("ratelimit"), so that nothing else stored in a cache can push them out: in one process a memory cache far
 # larger than the keys a client can make (an address, or a seat that exists), with Redis the same Redis,
 # shared by every process. LONG_POLLS_PER_SEAT / _PER_ADDRESS cap the ?wait_turn requests held open at once
-# in one process (games.api).
+# in one process (games.api.endpoints).
 RATE_LIMITS = float(os.environ.get("RATE_LIMITS", "1") or 1)
 TRUSTED_PROXIES = int(os.environ.get("TRUSTED_PROXIES", "0") or 0)
 LONG_POLLS_PER_SEAT = int(os.environ.get("LONG_POLLS_PER_SEAT", "0") or 0) or 4

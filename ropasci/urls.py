@@ -8,5 +8,5 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("", include("players.urls")),
     path("", include("tournaments.urls")),
-    path("", include("games.urls")),
+    path("", include("games.web.urls")),
 ]

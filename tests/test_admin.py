@@ -16,8 +16,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import admin as games_admin
-from games import botrunner, gamelog, services
-from games.signals import game_changed
+from games.live import botrunner
+from games.read import gamelog
+from games.play import services
+from games.play.signals import game_changed
 from games.models import Game, PendingAction, Seat, Turn
 
 pytestmark = pytest.mark.django_db

@@ -6,7 +6,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from games import services
+from games.play import services
 from games.models import Game, PendingAction, Turn
 
 pytestmark = pytest.mark.django_db
@@ -217,7 +217,7 @@ def test_the_turns_in_a_view_are_the_whole_log_as_that_viewer_may_see_it_at_ever
     reading the whole log, for every seat and a spectator, with hidden cards and after they are revealed."""
     import random
 
-    from games import gamelog
+    from games.read import gamelog
     from games.engine import load_game
     rng = random.Random(3)
     eg = load_game("poker")

@@ -8,7 +8,7 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.sessions.backends.db import SessionStore
 
-from games import seatsession, services
+from games.play import seatsession, services
 from ropasci.asgi import application
 from tests.asgi_http import asgi_get
 
@@ -118,7 +118,8 @@ async def test_player_submits_over_the_socket_and_errors_change_nothing():
 
 
 async def test_spectators_share_one_render_and_a_client_has_a_socket_cap(monkeypatch):
-    from games import consumers, presenters
+    from games.live import consumers
+    from games.read import presenters
     created = await new_game()
     renders = []
     real = presenters.render_fragments
@@ -144,7 +145,8 @@ async def test_spectators_share_one_render_and_a_client_has_a_socket_cap(monkeyp
 
 
 async def test_a_change_is_rendered_here_for_each_kind_of_viewer_before_it_is_announced(monkeypatch):
-    from games import consumers, presenters, watching
+    from games.live import consumers
+    from games.read import presenters, watching
     created = await new_game()
     gid = created.game.id
     spectator, _, _ = await connect(gid)
@@ -172,7 +174,8 @@ async def test_a_change_is_rendered_here_for_each_kind_of_viewer_before_it_is_an
 
 
 async def test_viewers_of_a_change_made_elsewhere_share_one_thread_hop(monkeypatch):
-    from games import broadcast, consumers, presenters
+    from games.live import broadcast, consumers
+    from games.read import presenters
     monkeypatch.setattr(broadcast, "_render_for_watchers", lambda *a: None)  # as if another process committed
     created = await new_game()
     gid = created.game.id
@@ -195,7 +198,7 @@ async def test_viewers_of_a_change_made_elsewhere_share_one_thread_hop(monkeypat
 async def test_a_send_to_a_socket_its_client_has_closed_is_dropped_quietly():
     from autobahn.exception import Disconnected
 
-    from games.consumers import GameConsumer
+    from games.live.consumers import GameConsumer
     consumer = GameConsumer()
 
     async def closed(message):

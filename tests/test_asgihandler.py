@@ -1,4 +1,4 @@
-"""games.asgihandler: a request for a sync view crosses from the event loop to a thread once for the whole
+"""games.runtime.asgihandler: a request for a sync view crosses from the event loop to a thread once for the whole
 middleware chain and view, where Django's own ASGI handler hops for every middleware hook; an async view
 keeps the async chain. Real requests through the handlers, counted at asgiref's ``SyncToAsync``."""
 from __future__ import annotations
@@ -10,7 +10,7 @@ from asgiref.sync import SyncToAsync
 from asgiref.testing import ApplicationCommunicator
 from django.core.handlers.asgi import ASGIHandler
 
-from games.asgihandler import OneHopASGIHandler
+from games.runtime.asgihandler import OneHopASGIHandler
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -89,7 +89,7 @@ async def test_the_games_api_reads_in_one_hop_and_waits_on_the_loop(hops):
 
     from asgiref.sync import sync_to_async
 
-    from games import services
+    from games.play import services
     created = await sync_to_async(services.create_game)("tic_tac_toe", {"x": "human", "o": "human"})
     game_id = created.game.id
     hops[0] = 0

@@ -34,7 +34,7 @@ def test_bot_against_bot_resumes_after_a_restart(tmp_path):
     with LiveServer(database_url=database_url) as first:
         pass  # migrated; now stopped: create a game while no server runs
     created = first.manage("shell", "-c", (
-        "from games import services; "
+        "from games.play import services; "
         "print(services.create_game('ropasci360', {'upper': 'bot:random', 'lower': 'bot:greedy'}).game.id)"))
     game_id = created.stdout.strip().splitlines()[-1]
     with LiveServer(database_url=database_url, migrate=False, env={"BOT_WORKERS": "1"}) as second:
@@ -52,7 +52,7 @@ def test_a_surviving_server_picks_up_stalled_bot_moves_and_expired_clocks(tmp_pa
         status, _ = call(server.url, "/healthz")  # the first request starts the server loop and its sweep
         made = server.manage("shell", "-c", (
             "from datetime import timedelta; from django.utils import timezone; "
-            "from games import services; from games.models import Game; "
+            "from games.play import services; from games.models import Game; "
             "bot = services.create_game('tic_tac_toe', {'x': 'bot:random', 'o': 'bot:random'}).game; "
             "timed = services.create_game('tic_tac_toe', {'x': 'human', 'o': 'human'}, turn_seconds=5).game; "
             "Game.objects.filter(pk=timed.pk).update(turn_started=timezone.now() - timedelta(seconds=60)); "

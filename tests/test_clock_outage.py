@@ -1,5 +1,5 @@
 """Turn clocks stop while no server runs: a server killed mid-turn and down for longer than the turn clock
-comes back with the seat to move still holding at least the time it had left (games.clocks.beat/resume)."""
+comes back with the seat to move still holding at least the time it had left (games.live.clocks.beat/resume)."""
 from __future__ import annotations
 
 import threading
@@ -9,7 +9,8 @@ from datetime import datetime, timedelta
 import pytest
 from django.utils import timezone
 
-from games import clocks, services
+from games.live import clocks
+from games.play import services
 from games.models import Game, ServerBeat
 from tests.liveserver import LiveServer, api_call as call
 

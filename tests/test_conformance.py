@@ -288,7 +288,7 @@ def test_random_bot_plays_every_seat_to_the_end(name, params):
 def seat_client(game_id: str, side: str, token: str):
     from django.test import Client
 
-    from games import seatsession
+    from games.play import seatsession
     client = Client()
     session = client.session
     seatsession.remember(session, game_id, side, token)
@@ -299,7 +299,7 @@ def seat_client(game_id: str, side: str, token: str):
 def check_click_paths(ui, state, side, html: str) -> None:
     """Every legal action of ``side`` can be chosen by clicks: each step of its path is on the board
     (``data-pick``) or has a label for its button."""
-    from games import presenters
+    from games.read import presenters
     info = presenters.legal_actions_info(ui, state, side)
     assert info["count"] == len(state.legal_actions(side)) > 0
     # A product of parts: each part's options are chosen by clicks as a whole action is, and no option's
@@ -320,7 +320,8 @@ def check_board_needs_only_its_inputs(ui, game_id: str, side) -> None:
     viewers whose boards have the same inputs share one drawing (``presenters.board_html``)."""
     from django.template.loader import render_to_string
 
-    from games import presenters, services
+    from games.read import presenters
+    from games.play import services
     game = services.get_game(game_id)
     observation = services.current_state(game).observation(side)
     last = presenters.last_record(presenters.read(game), side)
@@ -336,9 +337,10 @@ def test_through_the_site_a_game_is_played_rendered_replayed_exported_and_inspec
     from django.test import Client
     from django.urls import reverse
 
-    from games import presenters, services
+    from games.read import presenters
+    from games.play import services
     from games.models import Game
-    from games.ui import ui_for
+    from games.engine.ui import ui_for
 
     eg = load_game(name, **params)
     ui = ui_for(eg)
@@ -397,7 +399,7 @@ def test_through_the_site_a_game_is_played_rendered_replayed_exported_and_inspec
     # Share previews: the SVG always, the PNG where CairoSVG can run.
     response = spectator.get(reverse("preview_svg", args=[game_id]), {"turn": game.turn})
     assert response.status_code == 200 and b'id="board"' in response.content
-    from games.replay import preview_available
+    from games.read.replay import preview_available
     if preview_available():
         response = spectator.get(reverse("preview_png", args=[game_id]), {"turn": max(0, game.turn - 1)})
         assert response.status_code == 200 and response.content.startswith(b"\x89PNG")
@@ -416,7 +418,7 @@ def check_nothing_leaks(name, game_id, tokens, clients, spectator, seen_by_spect
 
     from django.urls import reverse
 
-    from games import services
+    from games.play import services
     from games.engine import game_module
     secrets = game_module(name, "rules").secrets
     final = services.current_state(services.get_game(game_id))
@@ -442,7 +444,8 @@ def test_a_turn_is_shown_from_the_committed_game_as_from_the_game_read_back(name
     """After a turn's change, the viewers watching in the process get fragments rendered from the game as the
     transaction saved it (``presenters.as_stored``): they must be what a fresh read of it renders, for every
     seat and a spectator: in the first turns, and in the turn that ends the game (the result, the scores)."""
-    from games import presenters, services, watching
+    from games.read import presenters, watching
+    from games.play import services
 
     eg = load_game(name, **params)
     created = services.create_game(name, {seat: "human" for seat in eg.info.players}, params=params)

@@ -567,7 +567,7 @@ def test_order_actions_and_position_key():
 # --- the UI adapter ----------------------------------------------------------------------------------------
 
 def test_ui_board_and_words():
-    from games.ui import ui_for
+    from games.engine.ui import ui_for
     ui = ui_for(GAME)
     s = GAME.new_initial_state()
     before = s.to_json()
@@ -610,7 +610,7 @@ def test_ui_board_and_words():
 
 def test_board_template_renders_valid_svg():
     from django.template import Context, Engine
-    from games.ui import ui_for
+    from games.engine.ui import ui_for
     ui = ui_for(GAME)
     s = position("white", "P 3,3", "r 2,4", "s 0,5")
     t = s.apply_action("white", ((3, 3), (2, 3), (2, 4)))

@@ -74,8 +74,8 @@ def test_healthz_reports_database_failure(client, monkeypatch):
 def test_asgi_application_loads():
     from channels.routing import ProtocolTypeRouter
 
-    from games.routing import websocket_urlpatterns
-    from games.serverloop import ServerLoop
+    from games.live.routing import websocket_urlpatterns
+    from games.live.serverloop import ServerLoop
     from ropasci.asgi import application
 
     assert isinstance(application, ServerLoop) and isinstance(application.app, ProtocolTypeRouter)
@@ -167,14 +167,14 @@ def test_allowed_hosts_from_env():
 
 def test_channel_layer_in_memory_by_default():
     assert settings_json("s.CHANNEL_LAYERS['default']['BACKEND']") == (
-        "games.channellayer.InProcessChannelLayer"
+        "games.live.channellayer.InProcessChannelLayer"
     )
 
 
 async def test_the_in_process_layer_sweeps_once_a_second_and_still_drops_expired_messages(monkeypatch):
     from channels.layers import InMemoryChannelLayer
 
-    from games.channellayer import InProcessChannelLayer
+    from games.live.channellayer import InProcessChannelLayer
     sweeps = []
     real = InMemoryChannelLayer._clean_expired
     monkeypatch.setattr(InMemoryChannelLayer, "_clean_expired", lambda self: sweeps.append(1) or real(self))
@@ -211,7 +211,7 @@ def test_default_database_is_sqlite_file():
     assert db["NAME"] == str(BASE_DIR / "db.sqlite3")
     assert db["OPTIONS"]["timeout"] == 20
     assert db["OPTIONS"]["init_command"] == "PRAGMA journal_mode=WAL;"
-    assert db["CONN_MAX_AGE"] == 600  # connections live with the request threads (games.requestthreads)
+    assert db["CONN_MAX_AGE"] == 600  # connections live with the request threads (games.runtime.requestthreads)
 
 
 def test_database_url_selects_postgres():

@@ -11,7 +11,7 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from games import services
+from games.play import services
 from games.engine import load_game, registered_names
 from games.models import Game, PendingAction, Turn
 from ropasci.asgi import application

@@ -362,7 +362,7 @@ def test_strong_respects_its_budget_at_every_size(n):
 def test_ui_board_paths_params_and_words():
     from games.hex.ui import EDGE_STEP, UI
     from games.hex.rules import STEPS
-    from games.ui import Param
+    from games.engine.ui import Param
     assert set(EDGE_STEP) == set(STEPS)
     ui = UI(GAME)
     assert ui.params() == [Param("size", "Board size", 11, minimum=2, maximum=19)]

@@ -8,9 +8,9 @@ import pytest
 from django.test import Client
 
 from games.engine.registry import load_game, names_in_order
-from games.forms import NewGameForm
+from games.web.forms import NewGameForm
 from games.models import Game
-from games.ui import ui_for
+from games.engine.ui import ui_for
 
 pytestmark = pytest.mark.django_db
 

@@ -1,4 +1,4 @@
-"""Importing referee logs (games/importer.py, ``manage.py importlog``) and exporting them again."""
+"""Importing referee logs (games/play/importer.py, ``manage.py importlog``) and exporting them again."""
 
 import io
 import re
@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from games import importer, services
-from games.gamelog import log_text as referee_log_text
+from games.play import importer, services
+from games.read.gamelog import log_text as referee_log_text
 from games.ropasci360 import logs as refereelog
 from games.models import Game, Seat, Turn
 

@@ -21,9 +21,9 @@ from django.test import AsyncClient, Client
 from django.urls import reverse
 
 from games import client as game_client
-from games import seatsession, services as games
+from games.play import seatsession, services as games
 from games.models import Game, Seat
-from games.signals import game_changed
+from games.play.signals import game_changed
 from players import ratings, services
 from players.models import ApiKey, Challenge, Profile, RatedGame, RatedPlayer, RatingChange
 from tests.liveserver import BASE_DIR
@@ -38,7 +38,7 @@ PASSWORD = "a-long-enough-secret-42"
 @pytest.fixture(autouse=True)
 def _test_settings(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast, for tests only
-    settings.RATE_LIMITS = 0  # these tests are not about rate limits (games.ratelimit)
+    settings.RATE_LIMITS = 0  # these tests are not about rate limits (games.guard.ratelimit)
 
 
 def make_user(name: str, *, bot: bool = False, email: str = ""):
@@ -204,7 +204,7 @@ def test_the_lobby_makes_a_rated_game_for_a_logged_in_player():
 # --- accounts ----------------------------------------------------------------------------------------------
 
 def test_sign_up_claims_this_browsers_anonymous_games():
-    from games import presenters
+    from games.read import presenters
     c = Client()
     response = c.post(reverse("new_game"), {**NEW_GAME, "seat_lower": "bot:random"})
     game_id = response["Location"].rsplit("/", 1)[-1]

@@ -11,10 +11,11 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import presenters, services
-from games.api import LISTED_PRODUCT
+from games.read import presenters
+from games.play import services
+from games.api.endpoints import LISTED_PRODUCT
 from games.models import Game
-from games.ui import ui_for
+from games.engine.ui import ui_for
 
 pytestmark = pytest.mark.django_db
 

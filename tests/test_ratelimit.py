@@ -1,4 +1,4 @@
-"""Rate limits (games.ratelimit, games.middleware): per client address and per seat, 429 with Retry-After,
+"""Rate limits (games.guard.ratelimit, games.runtime.middleware): per client address and per seat, 429 with Retry-After,
 nothing changed by a refused request; WebSocket messages and open long-polls capped; the Seat header on the
 WebSocket handshake. The rest of the tests run with the limits off (tests/conftest.py)."""
 import asyncio
@@ -18,7 +18,9 @@ from channels.testing import WebsocketCommunicator
 from django.core.cache import caches
 from django.test import Client, override_settings
 
-from games import api, ratelimit, services
+from games.api import endpoints as api
+from games.guard import ratelimit
+from games.play import services
 from games.engine import load_game
 from games.models import Game, Turn
 from ropasci.asgi import application

@@ -9,7 +9,9 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
-from games import api, importer, replay, services
+from games.api import endpoints as api
+from games.play import importer, services
+from games.read import replay
 from games.models import Game
 
 from tests.test_import import FIXTURES, SMALL_LOG, needs_fixtures

@@ -16,14 +16,16 @@ from django.core.cache import cache
 from django.test import Client
 from PIL import Image
 
-from games import analysis, importer, replay, replaygif, services
+from games.read import analysis, replay
+from games.play import importer, services
+from games.web import replaygif
 from games.bots import make_bot, strong
 from games.bots.analysis import actual_actions
 from games.engine import load_game, registered_names
 from games.engine.history import apply_record
 from games.ropasci360 import bots as rps_bots
 from games.ropasci360.logs import write
-from games.ui import ui_for
+from games.engine.ui import ui_for
 
 from tests.test_import import FIXTURES
 
@@ -285,7 +287,7 @@ def test_the_gif_is_a_503_when_it_cannot_be_drawn(game, monkeypatch):
     assert response.status_code == 503 and b"could not be drawn" in response.content
 
 
-@pytest.mark.parametrize("module", ["games.bots.analysis", "games.gifs"])
+@pytest.mark.parametrize("module", ["games.bots.analysis", "games.web.gifs"])
 def test_worker_modules_do_not_import_django(module):
     check = ("import importlib, sys; importlib.import_module(sys.argv[1]); "
              "bad = [m for m in sys.modules if m == 'django' or m.startswith('django.')]; sys.exit(1 if bad else 0)")

@@ -1,4 +1,4 @@
-"""HTTP requests borrow long-lived threads (games.requestthreads): a request's sync code runs in one thread
+"""HTTP requests borrow long-lived threads (games.runtime.requestthreads): a request's sync code runs in one thread
 of its own while it runs, and the next request reuses that thread (and, on SQLite, its connection)."""
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import threading
 
 from asgiref.sync import ThreadSensitiveContext, sync_to_async
 
-from games.requestthreads import RequestThreads
+from games.runtime.requestthreads import RequestThreads
 
 
 class ThreadReporter:

@@ -6,7 +6,8 @@ import time
 
 import pytest
 
-from games import gamelog, services
+from games.read import gamelog
+from games.play import services
 from games.engine import RESIGN
 from games.models import Game
 from tests.liveserver import api_call as call

@@ -16,7 +16,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.db import IntegrityError, transaction
 
-from games import seatsession, services as game_services
+from games.play import seatsession, services as game_services
 from games.bots import levels_for
 from games.bots.play import choose_action
 from games.engine import load_game, registered_names
@@ -577,7 +577,7 @@ def test_creating_tournaments_is_rate_limited_per_address_like_creating_games(cl
     import time
 
     from django.core.cache import caches
-    from games import ratelimit
+    from games.guard import ratelimit
     settings.RATE_LIMITS = 1
     client.force_login(ann)
     allowed, window = ratelimit.LIMITS["create"]

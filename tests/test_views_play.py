@@ -10,7 +10,8 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
-from games import presenters, seatsession, services
+from games.read import presenters
+from games.play import seatsession, services
 from games.engine import load_game
 from games.models import Game, PendingAction, Seat, Turn
 

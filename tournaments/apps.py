@@ -8,7 +8,7 @@ class TournamentsConfig(AppConfig):
 
     def ready(self):
         # A tournament game that finishes lets the tournament go on (next games, next Swiss round, the end).
-        from games.signals import game_changed
+        from games.play.signals import game_changed
 
         from . import services
         game_changed.connect(services.on_game_changed, dispatch_uid="tournaments")

@@ -7,8 +7,8 @@ import re
 from django import forms
 
 from games.bots import LEVEL_WORDS, LEVELS
-from games.forms import BOT_SECONDS_CHOICES, TIME_CHOICES
-from games.services import TURN_SECONDS_CHOICES
+from games.web.forms import BOT_SECONDS_CHOICES, TIME_CHOICES
+from games.play.services import TURN_SECONDS_CHOICES
 
 from . import services
 from .models import Tournament

@@ -86,7 +86,7 @@ class Entrant(models.Model):
 
     @property
     def player_spec(self) -> str:
-        """How ``games.services.create_game`` seats this entrant."""
+        """How ``games.play.services.create_game`` seats this entrant."""
         return f"bot:{self.bot_level}" if self.bot_level else "human"
 
 

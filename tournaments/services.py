@@ -1,6 +1,6 @@
 """Every change to a tournament: creating one, an account's answer to its invitation, starting it, advancing
 it (its games, the next Swiss round, its end), and handing an account its seat in one of its games. Each is one function, one transaction, a row lock on the
-tournament (or the game); games are made through ``games.services.create_game`` like any other game.
+tournament (or the game); games are made through ``games.play.services.create_game`` like any other game.
 
 ``advance`` is idempotent: it creates the game of every pairing and game number whose entrants are free
 (no unfinished game in the tournament, no earlier game of theirs still to be created), never one twice
@@ -27,13 +27,13 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from games import services as game_services
+from games.play import services as game_services
 from games.bots import levels_for
 from games.engine import InvalidParams, load_game, registered_names
 from games.engine.registry import names_in_order
 from games.models import Game, Seat
-from games.services import BadRequest, Conflict, Forbidden, NotFound, ServiceError  # noqa: F401 (re-exported)
-from games.ui import ui_for
+from games.play.services import BadRequest, Conflict, Forbidden, NotFound, ServiceError  # noqa: F401 (re-exported)
+from games.engine.ui import ui_for
 
 from . import pairing
 from .models import Entrant, Pairing, Tournament, TournamentGame
@@ -322,7 +322,7 @@ def _start_game(t: Tournament, p: Pairing, number: int, entrants: dict) -> Game:
 
 
 def on_game_changed(sender, game_id, turn, over=True, **kwargs) -> None:
-    """Receiver of ``games.signals.game_changed``: a tournament game that is over lets its tournament go on."""
+    """Receiver of ``games.play.signals.game_changed``: a tournament game that is over lets its tournament go on."""
     if not over:  # most changes: a turn played (no query)
         return
     tournament_id = (TournamentGame.objects

@@ -12,10 +12,11 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from games import ratelimit, seatsession
+from games.guard import ratelimit
+from games.play import seatsession
 from games.engine import load_game, registered_names
-from games.middleware import too_many
-from games.views import not_found
+from games.runtime.middleware import too_many
+from games.web.views import not_found
 
 from . import services
 from .forms import TournamentForm

@@ -1,5 +1,5 @@
 """Position analysis from a game's turn log: the functions the server runs in its worker pool for the
-replay's "Analyse" (see ``games/analysis.py``). Module-level, JSON in and out, so they pickle for
+replay's "Analyse" (see ``games/read/analysis.py``). Module-level, JSON in and out, so they pickle for
 ``concurrent.futures.ProcessPoolExecutor`` (``pool.submit_call(analyse_positions, ...)``).
 
 A game offers analysis when its ``bots`` module defines

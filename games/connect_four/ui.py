@@ -12,7 +12,7 @@ Hole classes: ``empty`` or ``disc yellow``/``disc red``, ``last`` (the last disc
 """
 from __future__ import annotations
 
-from games.ui import GameUI
+from games.engine.ui import GameUI
 
 ROWS, COLS = 6, 7
 CELL = 60

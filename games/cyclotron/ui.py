@@ -16,7 +16,7 @@ Square classes: ``light``/``dark``; ``goal goal-white`` on (0, 0) (White's goal,
 """
 from __future__ import annotations
 
-from games.ui import GameUI
+from games.engine.ui import GameUI
 
 from .rules import GOAL, SIDE_INDEX, SIZE, SQUARES
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 
-from games.ui import GameUI
+from games.engine.ui import GameUI
 
 S = 56  # square size in SVG units
 LEFT = 22  # room for the rank labels

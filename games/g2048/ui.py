@@ -14,7 +14,7 @@ merged, drawn sliding in and vanishing: ``value``, ``x``, ``y``, ``tx``, ``ty``,
 """
 from __future__ import annotations
 
-from games.ui import GameUI
+from games.engine.ui import GameUI
 
 from .rules import SIZE
 

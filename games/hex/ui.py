@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 
-from games.ui import GameUI, Param
+from games.engine.ui import GameUI, Param
 
 R = 20.0  # hexagon circumradius in SVG units
 W = math.sqrt(3) * R  # hexagon width (pointy top)

@@ -12,7 +12,7 @@ the right, those of the last move marked.
 """
 from __future__ import annotations
 
-from games.ui import GameUI, Param
+from games.engine.ui import GameUI, Param
 
 from . import LIMITS
 

@@ -3,7 +3,7 @@ extra rule's reward. The board is Nim's drawing (``nim3p/_board.html`` includes 
 from __future__ import annotations
 
 from games.nim.ui import UI as NimUI
-from games.ui import Param
+from games.engine.ui import Param
 
 from . import LIMITS
 from .rules import EXTRA, SEATS

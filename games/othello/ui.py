@@ -13,7 +13,7 @@ place: a small dot), ``last`` (the disc just placed: a marker), ``flip`` (flippe
 """
 from __future__ import annotations
 
-from games.ui import GameUI
+from games.engine.ui import GameUI
 
 from .rules import GAME, PASS, SIZE
 

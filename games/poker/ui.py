@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 
-from games.ui import GameUI, Param
+from games.engine.ui import GameUI, Param
 
 from . import DEFAULTS, LIMITS
 

@@ -10,7 +10,7 @@ import math
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
-from games.ui import GameUI
+from games.engine.ui import GameUI
 
 SIZE = 30.0  # hex circumradius in SVG units
 SQRT3 = math.sqrt(3)

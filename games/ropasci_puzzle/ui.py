@@ -16,7 +16,7 @@ import time
 
 from games.ropasci360.rules import INDEX
 from games.ropasci360.ui import board_context
-from games.ui import EditorTool, GameUI, Param, Preset
+from games.engine.ui import EditorTool, GameUI, Param, Preset
 
 from .position import EXAMPLE, MAX_LOWER, MAX_UPPER, SYMBOL_NAMES, PositionError, library, parse_position
 from .solver import OutOfTime, solve

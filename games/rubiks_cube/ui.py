@@ -13,7 +13,7 @@ clockwise; the other twelve turns have keys that are not on the board and are of
 """
 from __future__ import annotations
 
-from games.ui import GameUI, Param
+from games.engine.ui import GameUI, Param
 
 from . import DEFAULTS, MAX_SCRAMBLE, MIN_SCRAMBLE
 from .rules import FACES, MOVE_LIMIT, SOLVED, move_words

@@ -12,7 +12,7 @@ winning lines as strokes) and ``grid`` (the four grid lines). Cell classes: ``em
 """
 from __future__ import annotations
 
-from games.ui import GameUI
+from games.engine.ui import GameUI
 
 CELL = 100
 PAD = 8  # room around the grid

@@ -317,7 +317,7 @@
     event.preventDefault();
   });
 
-  /* --- analysis (games/analysis.py) -------------------------------------------------------------
+  /* --- analysis (games/read/analysis.py) -------------------------------------------------------------
    * The forms' turn follows the viewer; once "Analyse this position" was asked, the analysis follows it
    * too (a moment after the viewer stops, never during autoplay). Errors (busy, 4xx) are swapped in too. */
 

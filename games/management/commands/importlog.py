@@ -10,7 +10,8 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 from django.urls import reverse
 
-from games import importer, replay
+from games.play import importer
+from games.read import replay
 
 
 class Command(BaseCommand):

@@ -15,12 +15,12 @@ from django.db import transaction
 from django.db.models import prefetch_related_objects
 from django.utils import timezone
 
-from . import positions
-from .bots import LEVELS, levels_for
-from .engine import CHANCE, RESIGN, IllegalAction, InvalidParams, Result, load_game, registered_names
-from .engine.history import apply_record
-from .models import Game, PendingAction, Seat, Turn
-from .signals import game_changed
+from games.play import positions
+from games.bots import LEVELS, levels_for
+from games.engine import CHANCE, RESIGN, IllegalAction, InvalidParams, Result, load_game, registered_names
+from games.engine.history import apply_record
+from games.models import Game, PendingAction, Seat, Turn
+from games.play.signals import game_changed
 
 log = logging.getLogger(__name__)
 

@@ -57,8 +57,9 @@ def sweep() -> None:
     from django.db import close_old_connections
     from django.utils import timezone
 
-    from . import botrunner, services
-    from .models import Game, Seat
+    from games.live import botrunner
+    from games.play import services
+    from games.models import Game, Seat
     now = timezone.now()
     try:
         for game_id, started, seconds in (Game.objects.filter(status=Game.Status.ACTIVE, turn_seconds__isnull=False)
@@ -83,7 +84,7 @@ async def _sweep_forever() -> None:
 
 
 async def _beat_forever() -> None:
-    from . import clocks
+    from games.live import clocks
     while True:
         await asyncio.sleep(clocks.BEAT_SECONDS)
         try:
@@ -94,7 +95,7 @@ async def _beat_forever() -> None:
 
 async def _start() -> None:
     """Stop the turn clocks for the time no server ran, then beat, sweep and resume live games."""
-    from . import clocks
+    from games.live import clocks
     try:
         await sync_to_async(clocks.resume, thread_sensitive=False)()
     except Exception:  # e.g. a database not migrated yet: serve anyway
@@ -108,8 +109,8 @@ def resume_all() -> None:
     """After a restart: restart bot moves and clocks of every live game."""
     from django.db import close_old_connections
 
-    from . import botrunner, clocks
-    from .models import Game
+    from games.live import botrunner, clocks
+    from games.models import Game
     for game_id in Game.objects.filter(status=Game.Status.ACTIVE).values_list("id", flat=True):
         botrunner.schedule_bots(game_id)
         clocks.arm_clock(game_id)

@@ -7,10 +7,10 @@ from concurrent.futures import TimeoutError as FutureTimeout
 
 from django.core.cache import cache
 
-from . import services
-from .bots import levels_for
-from .bots import pool
-from .models import Game
+from games.play import services
+from games.bots import levels_for
+from games.bots import pool
+from games.models import Game
 
 HINT_SECONDS = 2.0  # the bot's time for a hint
 WAIT_SECONDS = 30.0  # the longest the request waits for the worker (a busy pool queues it)

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from .engine.history import apply_record
-from .lru import LRU
+from games.engine.history import apply_record
+from games.play.lru import LRU
 
 SIZE = 512
 _states = LRU(SIZE)
@@ -18,7 +18,7 @@ _states = LRU(SIZE)
 
 def state_after(game, turn: int):
     """The exact state of ``game`` after ``turn`` resolved turns, as a private copy."""
-    from .services import engine_for
+    from games.play.services import engine_for
     key = (game.pk, turn)
     cached = _states.get(key)
     if cached is not None:

@@ -1,6 +1,8 @@
 from django.urls import path
 
-from . import analysis, api, replay, replaygif, views
+from games.read import analysis, replay
+from games.api import endpoints as api
+from games.web import replaygif, views
 
 urlpatterns = [
     path("", views.home, name="home"),

@@ -3,10 +3,10 @@ for the viewer (a spectator for anything public), and as text in the game's own 
 COMP30024 referee's, where the game has one) or a plain one."""
 from __future__ import annotations
 
-from .engine import CHANCE, RESIGN, game_module
-from .lru import LRU
-from .models import Game
-from .services import engine_for
+from games.engine import CHANCE, RESIGN, game_module
+from games.play.lru import LRU
+from games.models import Game
+from games.play.services import engine_for
 
 
 # Per process: game id -> its turn rows read so far, as stored; (game id, seat, over) -> the records so far,

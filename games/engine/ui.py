@@ -18,7 +18,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from .engine import game_module
+from games.engine import game_module
 
 JSON = Any
 

@@ -15,9 +15,9 @@ from pathlib import PurePath
 
 from django.db import transaction
 
-from .engine import LogFormatError, Result, load_game
-from .engine.history import read_log, replay_checked
-from .models import Game, Seat, Turn
+from games.engine import LogFormatError, Result, load_game
+from games.engine.history import read_log, replay_checked
+from games.models import Game, Seat, Turn
 
 MAX_BYTES = 256 * 1024
 MAX_NAME = 60
@@ -134,7 +134,7 @@ def import_text(text: str, *, filename: str | None = None, names: dict[str, str]
 
 def _events(eg, records: list[dict]) -> list[list]:
     """Each applied turn's events, from a second fold (the checked replay keeps only the final state)."""
-    from .engine.history import apply_record
+    from games.engine.history import apply_record
     state = eg.new_initial_state()
     return [apply_record(eg, state, record).events for record in records]
 

@@ -14,7 +14,8 @@ import logging
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-from . import presenters, serverloop
+from games.read import presenters
+from games.live import serverloop
 
 log = logging.getLogger(__name__)
 

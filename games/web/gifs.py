@@ -1,7 +1,7 @@
 """Animated GIFs from SVG frames (a replay's ``replay.gif``): rasterised with CairoSVG, assembled with Pillow.
 
 Pure Python without Django: the server builds the frames' SVG (the share preview's drawing, see
-``games/replaygif.py``) and runs these functions in its worker pool (``pool.submit_call``), since
+``games/web/replaygif.py``) and runs these functions in its worker pool (``pool.submit_call``), since
 rasterising holds the GIL. ``rasterise`` turns a few frames into 256-colour PNG bytes (each frame its own
 palette, no dithering: flat colours stay flat; small to send back); ``assemble`` makes the GIF from them:
 per-frame durations, looping, and Pillow stores only the part of each frame that changed.

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import consumers, workers
+from games.live import consumers, workers
 
 websocket_urlpatterns = [
     path("ws/games/<str:game_id>", consumers.GameConsumer.as_asgi()),

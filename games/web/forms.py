@@ -8,11 +8,12 @@ import random
 from django import forms
 from django.forms.fields import InvalidJSONInput, JSONString
 
-from . import safejson, services
-from .bots import LEVEL_WORDS, levels_for
-from .engine import InvalidParams, load_game, registered_names
-from .engine.registry import names_in_order
-from .ui import ui_for
+from games.guard import safejson
+from games.play import services
+from games.bots import LEVEL_WORDS, levels_for
+from games.engine import InvalidParams, load_game, registered_names
+from games.engine.registry import names_in_order
+from games.engine.ui import ui_for
 
 DEFAULT_GAME = "ropasci360"
 MAX_JSON_TEXT = 20_000  # characters of an option typed as JSON (a position is a few hundred)

@@ -19,7 +19,7 @@ from django.db import close_old_connections, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from . import serverloop
+from games.live import serverloop
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +39,7 @@ def arm_clock(game_id: str, deadline=UNKNOWN) -> None:
     if not serverloop.running():
         return
     if deadline is UNKNOWN:
-        from .models import Game
+        from games.models import Game
         game = Game.objects.filter(pk=game_id).first()
         deadline = game.turn_deadline if game else None
     if deadline is None:
@@ -61,7 +61,7 @@ def arm_clock(game_id: str, deadline=UNKNOWN) -> None:
 
 
 def _expire(game_id: str) -> None:
-    from . import services
+    from games.play import services
     try:
         services.check_timeout(game_id)
     finally:
@@ -74,7 +74,7 @@ def on_game_changed(sender, game_id, turn, deadline=UNKNOWN, **kwargs) -> None:
 
 def beat() -> None:
     """Record that a server runs now."""
-    from .models import ServerBeat
+    from games.models import ServerBeat
     try:
         if not ServerBeat.objects.filter(pk=1).update(beat=timezone.now()):
             ServerBeat.objects.get_or_create(pk=1, defaults={"beat": timezone.now()})
@@ -86,7 +86,7 @@ def resume() -> timedelta:
     """On a server's start: if no server has beaten for longer than ``GAP_SECONDS``, move every running turn
     clock on by the time since the last beat (once, whichever process starts first). Returns that gap (zero
     when a server was running)."""
-    from .models import Game, ServerBeat
+    from games.models import Game, ServerBeat
     now = timezone.now()
     try:
         with transaction.atomic():

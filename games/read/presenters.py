@@ -1,4 +1,4 @@
-"""Context for the game page and its live fragments, for any game, through its UI adapter (``games.ui``).
+"""Context for the game page and its live fragments, for any game, through its UI adapter (``games.engine.ui``).
 
 Secrecy: every fragment depends only on the resolved turns seen through ``observation(viewer)`` and
 ``redact_record``, the public status, ``services.waiting_on`` (whether, never what, a seat submitted) and
@@ -22,10 +22,11 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.html import escape
 
-from . import gamelog, services, watching
-from .lru import LRU
-from .models import Game, PendingAction
-from .ui import ui_for
+from games.read import gamelog, watching
+from games.play import services
+from games.play.lru import LRU
+from games.models import Game, PendingAction
+from games.engine.ui import ui_for
 
 log = logging.getLogger(__name__)
 

@@ -3,7 +3,7 @@ strategy over its candidate actions), the value of the position and what each si
 away; and the value over the whole game as a chart. Computed on demand in the bot workers
 (:func:`games.bots.analysis.analyse_positions`), cached per position in Django's cache.
 
-Routes (``urlpatterns``, added to the site's by ``games/urls.py``):
+Routes (``urlpatterns``, added to the site's by ``games/web/urls.py``):
 
     /games/<id>/replay/analysis?turn=N[&format=json]      the position after N turns (an htmx fragment;
                                                            a page without htmx; JSON with format=json)
@@ -35,11 +35,12 @@ from django.template.loader import render_to_string
 from django.urls import path, reverse
 from django.views.decorators.http import require_safe
 
-from . import replay, services
-from .bots import pool
-from .bots.analysis import analyse_positions, analyser
-from .models import Game
-from .ui import ui_for
+from games.read import replay
+from games.play import services
+from games.bots import pool
+from games.bots.analysis import analyse_positions, analyser
+from games.models import Game
+from games.engine.ui import ui_for
 
 log = logging.getLogger(__name__)
 

@@ -1,7 +1,7 @@
 """The replay viewer, its embed, exports (JSON; the referee log is ``api.log_txt``), the board preview
 image for link previews, and importing referee logs (the upload page; ``manage.py importlog``).
 
-Routes (``urlpatterns`` below, appended by ``games/urls.py`` after its own ``games/<id>/replay``):
+Routes (``urlpatterns`` below, appended by ``games/web/urls.py`` after its own ``games/<id>/replay``):
 
     /games/<id>/replay[?turn=N&flip=1]          the viewer (server-rendered at turn N; default: the last turn)
     /games/<id>/replay/board?turn=N[&flip=1]    the position after turn N: the shared board SVG and a caption
@@ -9,12 +9,12 @@ Routes (``urlpatterns`` below, appended by ``games/urls.py`` after its own ``gam
     /games/<id>/export.json                     every turn's actions, battles and the state after it
     /games/<id>/preview.png?turn=N[&flip=1]     the board as a 1200x630 PNG (Open Graph / Twitter card image)
     /games/<id>/preview.svg?turn=N[&flip=1]     the same picture as SVG
-    /games/<id>/replay.gif[?flip=1]             every turn's picture, animated (games/replaygif.py)
-    /games/<id>/replay/analysis?turn=N          the strong bot's analysis of a position (games/analysis.py)
+    /games/<id>/replay.gif[?flip=1]             every turn's picture, animated (games/web/replaygif.py)
+    /games/<id>/replay/analysis?turn=N          the strong bot's analysis of a position (games/read/analysis.py)
     /embed/games/<id>[?turn=N]                  the viewer without the site's chrome, frameable
     /import                                     upload (or paste) a game log
 
-Every game through its UI adapter (``games.ui``); viewers see positions as a spectator does
+Every game through its UI adapter (``games.engine.ui``); viewers see positions as a spectator does
 (``observation(None)``, ``redact_record(..., None, over)``): a live game's replay leaks nothing.
 """
 from __future__ import annotations
@@ -33,10 +33,12 @@ from csp.decorators import csp_replace
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_http_methods, require_safe
 
-from . import gamelog, importer, previewcss, services
-from .engine.api import CHANCE
-from .models import Game
-from .ui import ui_for
+from games.read import gamelog
+from games.play import importer, services
+from games.web import previewcss
+from games.engine.api import CHANCE
+from games.models import Game
+from games.engine.ui import ui_for
 
 log = logging.getLogger(__name__)
 
@@ -76,7 +78,7 @@ def history(game: Game) -> tuple[list[dict], list]:
     turns = gamelog.visible_records(game)
     states = [services.state_at(game, 0)]
     eg = services.engine_for(game)
-    from .engine.history import apply_record
+    from games.engine.history import apply_record
     raw = game.turns.order_by("number").values_list("actions", flat=True)
     state = states[0].clone()
     observations = [state.observation(None)]
@@ -280,7 +282,7 @@ def share_meta(request, game: Game, turn: int | None = None, *, page_url: str | 
 # --- pages ------------------------------------------------------------------------------------------
 
 def _viewer_context(request, game: Game, *, embed: bool) -> dict:
-    from . import analysis  # it builds on this module
+    from games.read import analysis  # it builds on this module
     n, _ = _turn_param(request, game)
     flipped = _flip_param(request)
     names = seat_names(game)
@@ -393,7 +395,7 @@ def preview_svg_text(game: Game, n: int, flipped: bool = False, *, pos: dict | N
                      names: dict[str, str] | None = None) -> str:
     """A standalone 1200x630 SVG of the board after turn ``n`` with a title: colours are inlined (a
     ``<style>`` of literal values), since the site's CSS does not reach a rasteriser. ``pos`` and ``names``:
-    the position and seat names if already at hand (``games.replaygif`` draws every turn)."""
+    the position and seat names if already at hand (``games.web.replaygif`` draws every turn)."""
     names = names or seat_names(game)
     ui = ui_for(services.engine_for(game))
     sides = list(ui.game.info.players)

@@ -1,11 +1,11 @@
 """A replay as an animated GIF: ``GET /games/<id>/replay.gif[?flip=1]``, for any game.
 
 Each frame is the share preview's picture of a position (``replay.preview_svg_text``: the game's own board
-SVG, the flattened board stylesheet of ``games.previewcss``, the players and the turn), as a spectator sees
+SVG, the flattened board stylesheet of ``games.web.previewcss``, the players and the turn), as a spectator sees
 it (``observation(None)``: hidden information stays hidden). At most ``MAX_FRAMES`` frames (a longer game is
 sampled evenly, the first and last position always in); the last frame is held longer; the GIF loops.
 
-Rasterising holds the GIL, so the frames are drawn in the bot workers (``games.gifs`` through
+Rasterising holds the GIL, so the frames are drawn in the bot workers (``games.web.gifs`` through
 ``pool.submit_call``), ``CHUNK`` frames per call and one call at a time, so live games' bots are not kept
 waiting; the view waits for them without blocking the server. One GIF is drawn at a time per server process
 (another request meanwhile gets a 503 with Retry-After). The result is cached per (game, turns, status,
@@ -23,9 +23,11 @@ from django.http import HttpResponse
 from django.urls import path
 from django.views.decorators.http import require_safe
 
-from . import gifs, replay, services
-from .bots import pool
-from .models import Game
+from games.web import gifs
+from games.read import replay
+from games.play import services
+from games.bots import pool
+from games.models import Game
 
 log = logging.getLogger(__name__)
 

@@ -21,9 +21,10 @@ CHANNEL = "bot-moves"
 
 class BotMoveWorker(SyncConsumer):
     def bot_move(self, message):
-        from . import botrunner, services
-        from .bots.play import choose_action
-        from .models import Game
+        from games.live import botrunner
+        from games.play import services
+        from games.bots.play import choose_action
+        from games.models import Game
         game_id, side, turn = message["game_id"], message["side"], message["turn"]
         game = Game.objects.filter(pk=game_id).first()
         if game is None or game.status != Game.Status.ACTIVE or game.turn + 1 != turn \

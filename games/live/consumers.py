@@ -27,9 +27,12 @@ try:  # Daphne's WebSocket protocol (Autobahn) raises it on a send to a socket t
 except ImportError:  # another ASGI server: nothing to catch
     ClientGone = ()
 
-from . import broadcast, presenters, ratelimit, safejson, seatsession, services, watching
-from .middleware import database_busy
-from .models import Game
+from games.live import broadcast
+from games.read import presenters, watching
+from games.guard import ratelimit, safejson
+from games.play import seatsession, services
+from games.runtime.middleware import database_busy
+from games.models import Game
 
 SOCKETS_PER_CLIENT = int(os.environ.get("SOCKETS_PER_CLIENT", "0") or 0) or 32
 UNSUBSCRIBED = 4503  # close code: the channel layer failed, this socket would get no updates (Autobahn refuses 1013)
@@ -166,7 +169,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
                 raise
             await self.send_error("the server is busy: try again in a moment")  # rolled back: nothing changed
             return
-        # A move or resignation accepted is not counted: legal play limits itself (games.ratelimit).
+        # A move or resignation accepted is not counted: legal play limits itself (games.guard.ratelimit).
         await sync_to_async(ratelimit.refund, thread_sensitive=False)("ws", ratelimit.scope_address(self.scope))
         await self.send_view()
 

@@ -13,7 +13,7 @@ from asgiref.sync import async_to_sync, sync_to_async
 from django.conf import settings
 from django.db import close_old_connections
 
-from . import serverloop
+from games.live import serverloop
 
 log = logging.getLogger(__name__)
 
@@ -24,9 +24,9 @@ _lock = threading.Lock()
 
 def schedule_bots(game_id: str) -> None:
     """Start computing every bot seat's move for the turn in play, unless already under way here."""
-    from . import services
-    from .bots import pool
-    from .models import Game
+    from games.play import services
+    from games.bots import pool
+    from games.models import Game
     game = Game.objects.filter(pk=game_id).first()
     if game is None or game.status != Game.Status.ACTIVE:
         return
@@ -58,7 +58,7 @@ def queued() -> bool:
 def _enqueue(message: dict) -> None:
     from channels.layers import get_channel_layer
 
-    from .workers import CHANNEL
+    from games.live.workers import CHANNEL
     layer = get_channel_layer()
     if serverloop.running():
         serverloop.spawn(lambda: layer.send(CHANNEL, message))
@@ -95,7 +95,7 @@ def _delivered(key, future) -> None:
 
 
 def _submit_bot_move(key, future) -> None:
-    from . import services
+    from games.play import services
     game_id, side, turn = key
     try:
         action = future.result()

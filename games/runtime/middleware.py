@@ -1,5 +1,5 @@
 """Middleware: static files (WhiteNoise, made async-capable), a 400 for any request carrying NUL (which
-PostgreSQL cannot store or compare), rate limits on the requests that change things (``games.ratelimit``),
+PostgreSQL cannot store or compare), rate limits on the requests that change things (``games.guard.ratelimit``),
 answered with 429 and ``Retry-After`` before any view runs, and 503 with ``Retry-After`` when the database is
 too busy to answer (a lock or a pool that timed out under load: nothing was changed).
 
@@ -21,7 +21,8 @@ from django.urls import Resolver404, resolve
 from django.utils.html import escape
 from whitenoise.middleware import WhiteNoiseMiddleware
 
-from . import ratelimit, seatsession
+from games.guard import ratelimit
+from games.play import seatsession
 
 log = logging.getLogger(__name__)
 BUSY_RETRY_SECONDS = 2

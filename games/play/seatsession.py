@@ -2,7 +2,7 @@
 hash of the seat's token, never the token itself (``models.TokenHash``)."""
 from __future__ import annotations
 
-from .models import TokenHash, hash_token
+from games.models import TokenHash, hash_token
 
 KEY = "seats"
 

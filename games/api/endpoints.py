@@ -25,9 +25,12 @@ from django.db.models import prefetch_related_objects
 from django.http import HttpResponse, JsonResponse, StreamingHttpResponse
 from django.views.decorators.csrf import csrf_exempt
 
-from . import broadcast, gamelog, ratelimit, safejson, services
-from .middleware import too_many
-from .models import Game
+from games.live import broadcast
+from games.read import gamelog
+from games.guard import ratelimit, safejson
+from games.play import services
+from games.runtime.middleware import too_many
+from games.models import Game
 
 log = logging.getLogger(__name__)
 
@@ -214,7 +217,7 @@ def detail(request, game_id: str):
     """The game; with ``?wait_turn=N``, held (up to 30 s) until N turns have resolved or the game ended.
     With ``Authorization: Seat <token>`` it is that seat's view (with its legal actions when it is to act).
 
-    A sync view (its whole request is one thread hop, ``games.asgihandler``): what can be answered at once
+    A sync view (its whole request is one thread hop, ``games.runtime.asgihandler``): what can be answered at once
     is; a wait is the body of a streamed response, produced on the server's loop (``_waiting``), so that a
     waiting client holds no thread. Every check (400, 403, 404, 429) is made before the wait. Not counted
     against the address's reads: a wait, and the first read of each turn (``wait_turn`` reached) by a seat, or

@@ -9,12 +9,14 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 
-from . import hints, presenters, ratelimit, replay, safejson, seatsession, services
-from .bots import LEVEL_WORDS, levels_for
-from .engine import load_game, registered_names
-from .forms import ME, NewGameForm
-from .models import Game
-from .ui import ui_for
+from games.read import hints, presenters, replay
+from games.guard import ratelimit, safejson
+from games.play import seatsession, services
+from games.bots import LEVEL_WORDS, levels_for
+from games.engine import load_game, registered_names
+from games.web.forms import ME, NewGameForm
+from games.models import Game
+from games.engine.ui import ui_for
 
 logger = logging.getLogger(__name__)
 

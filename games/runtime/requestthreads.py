@@ -6,7 +6,7 @@ new database connection in each. This ASGI wrapper lends each request a single-t
 instead (``ThreadSensitiveContext(executor=...)``; Django's own context then reuses it), so threads and, on
 SQLite, their connections (``CONN_MAX_AGE``) outlive the request. A request still has its thread to itself
 while it runs, as before; the pool grows to as many as run at once. (A game's long-poll waits in its streamed
-body on the loop, holding no thread: ``games.api.detail``.)
+body on the loop, holding no thread: ``games.api.endpoints.detail``.)
 """
 from __future__ import annotations
 
