@@ -14,6 +14,7 @@ from django.conf import settings
 from django.db import close_old_connections
 
 from games.live import serverloop
+from games.play import botmoves, turnlog
 
 log = logging.getLogger(__name__)
 
@@ -24,28 +25,24 @@ _lock = threading.Lock()
 
 def schedule_bots(game_id: str) -> None:
     """Start computing every bot seat's move for the turn in play, unless already under way here."""
-    from games.play import services
     from games.bots import pool
     from games.models import Game
     game = Game.objects.filter(pk=game_id).first()
-    if game is None or game.status != Game.Status.ACTIVE:
-        return
-    waiting = set(services.waiting_on(game))
-    bots = [s for s in game.seats.all() if s.kind == s.Kind.BOT and s.side in waiting]
+    bots = botmoves.due_bots(game) if game is not None else []
     if not bots:
         return
     if queued():
         for seat in bots:
             _enqueue({"type": "bot.move", "game_id": game.id, "side": seat.side, "turn": game.turn + 1})
         return
-    turns = list(game.turns.order_by("number").values_list("actions", flat=True))
+    turns = turnlog.records(game)
     for seat in bots:
         key = (game.id, seat.side, game.turn + 1)
         with _lock:
             if key in _inflight:
                 continue
             _inflight.add(key)
-        seconds = bot_seconds(seat)
+        seconds = botmoves.bot_seconds(seat)
         future = pool.submit(game.kind, turns, seat.side, seat.bot_level, seconds=seconds, params=game.params)
         future.add_done_callback(lambda f, key=key: _delivered(key, f))
 
@@ -67,12 +64,6 @@ def _enqueue(message: dict) -> None:
         async_to_sync(layer.send)(CHANNEL, message)
     except Exception as exc:  # Redis down: the sweep sends it again later
         log.warning("bot move %s not queued: %r", message, exc)
-
-
-def bot_seconds(seat) -> float | None:
-    """The seat's thinking time per move, capped by the BOT_SECONDS setting (None: the level's default)."""
-    limits = [s for s in (seat.bot_seconds, getattr(settings, "BOT_SECONDS", None)) if s is not None]
-    return min(limits) if limits else None
 
 
 def requeue_bots(game_id: str) -> int:

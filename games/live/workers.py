@@ -21,21 +21,17 @@ CHANNEL = "bot-moves"
 
 class BotMoveWorker(SyncConsumer):
     def bot_move(self, message):
-        from games.live import botrunner
-        from games.play import services
         from games.bots.play import choose_action
         from games.models import Game
+        from games.play import botmoves, services, turnlog
         game_id, side, turn = message["game_id"], message["side"], message["turn"]
         game = Game.objects.filter(pk=game_id).first()
-        if game is None or game.status != Game.Status.ACTIVE or game.turn + 1 != turn \
-                or side not in services.waiting_on(game):
-            return  # done already (another worker, a restart's duplicate) or no longer due
-        seat = next((s for s in game.seats.all() if s.side == side and s.kind == s.Kind.BOT), None)
+        seat = botmoves.due_seat(game, side, turn)
         if seat is None:
-            return
-        turns = list(game.turns.order_by("number").values_list("actions", flat=True))
+            return  # done already (another worker, a restart's duplicate) or no longer due
+        turns = turnlog.records(game)
         try:
-            action = choose_action(game.kind, turns, side, seat.bot_level, botrunner.bot_seconds(seat),
+            action = choose_action(game.kind, turns, side, seat.bot_level, botmoves.bot_seconds(seat),
                                    params=game.params)
             services.submit_bot_action(game_id, side, turn, action)
             log.info("bot move %s/%s/%s played by worker %s", game_id, side, turn, self.channel_name)

@@ -11,6 +11,7 @@ from django.db import transaction
 
 from games.engine.history import apply_record
 from games.play.lru import LRU
+from games.play import turnlog
 
 SIZE = 512
 _states = LRU(SIZE)
@@ -30,7 +31,7 @@ def state_after(game, turn: int):
         if gid == game.pk and start < n <= turn:
             start, state = n, st
     state = state.clone() if state is not None else eg.new_initial_state()
-    records = game.turns.filter(number__gt=start, number__lte=turn).order_by("number").values_list("actions", flat=True)
+    records = turnlog.records(game, after=start, upto=turn)
     for record in records:
         apply_record(eg, state, record)
     _states.put(key, state.clone())

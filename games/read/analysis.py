@@ -41,6 +41,7 @@ from games.bots import pool
 from games.bots.analysis import analyse_positions, analyser
 from games.models import Game
 from games.engine.ui import ui_for
+from games.play import turnlog
 
 log = logging.getLogger(__name__)
 
@@ -100,7 +101,7 @@ def _turn(raw: str | None, game: Game) -> int:
 
 
 def _records(game: Game) -> list[dict]:
-    return list(game.turns.order_by("number").values_list("actions", flat=True))
+    return turnlog.records(game)
 
 
 def cache_keys(game: Game, records: list[dict], positions, seconds: float) -> dict[int, str]:

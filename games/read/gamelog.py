@@ -7,6 +7,7 @@ from games.engine import CHANCE, RESIGN, game_module
 from games.play.lru import LRU
 from games.models import Game
 from games.play.services import engine_for
+from games.play import turnlog
 
 
 # Per process: game id -> its turn rows read so far, as stored; (game id, seat, over) -> the records so far,
@@ -21,8 +22,7 @@ def stored_rows(game: Game) -> list[dict]:
     one read of a new turn serves every viewer. Shared: the caller must not change the list."""
     rows = _rows.get(game.id) or []
     if len(rows) < game.turn:
-        rows = rows + list(game.turns.filter(number__gt=len(rows), number__lte=game.turn).order_by("number")
-                           .values("number", "actions", "events"))
+        rows = rows + turnlog.rows(game, after=len(rows), upto=game.turn)
         _rows.put(game.id, rows)
     return rows[:game.turn]
 
@@ -48,9 +48,7 @@ def records_so_far(game: Game, seat: str | None = None) -> list[dict]:
 
 def visible_records(game: Game, seat: str | None = None, upto: int | None = None) -> list[dict]:
     eg = engine_for(game)
-    rows = game.turns.order_by("number").values("number", "actions", "events")
-    if upto is not None:
-        rows = rows.filter(number__lte=upto)
+    rows = turnlog.rows(game, upto=upto)
     over = game.is_over
     return [_as_seen(eg, row, seat, over) for row in rows]
 

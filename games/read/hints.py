@@ -11,6 +11,7 @@ from games.play import services
 from games.bots import levels_for
 from games.bots import pool
 from games.models import Game
+from games.play import turnlog
 
 HINT_SECONDS = 2.0  # the bot's time for a hint
 WAIT_SECONDS = 30.0  # the longest the request waits for the worker (a busy pool queues it)
@@ -32,7 +33,7 @@ def hint(game_id: str, token: str | None) -> tuple[Game, str, object]:
     key = f"hint:{game.id}:{game.turn}"
     action = cache.get(key)
     if action is None:
-        turns = list(game.turns.order_by("number").values_list("actions", flat=True))
+        turns = turnlog.records(game)
         future = pool.submit(game.kind, turns, seat.side, best_level(engine), seconds=HINT_SECONDS,
                              params=game.params)
         try:

@@ -39,6 +39,7 @@ from games.web import previewcss
 from games.engine.api import CHANCE
 from games.models import Game
 from games.engine.ui import ui_for
+from games.play import turnlog
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +80,7 @@ def history(game: Game) -> tuple[list[dict], list]:
     states = [services.state_at(game, 0)]
     eg = services.engine_for(game)
     from games.engine.history import apply_record
-    raw = game.turns.order_by("number").values_list("actions", flat=True)
+    raw = turnlog.records(game)
     state = states[0].clone()
     observations = [state.observation(None)]
     for record in raw:
