@@ -38,7 +38,7 @@ def make_game(*, upper="human", lower="human", status=Game.Status.FINISHED, resu
     game = Game.objects.create(kind=kind, status=status, result=result, source=source, turn=turns,
                                state={"tokens": [], "turn": turns})
     for side, spec, name in (("upper", upper, names[0]), ("lower", lower, names[1])):
-        score = None  # the seat's return, as services._finish stores it
+        score = None  # the seat's return, as games.play.turns.finish stores it
         if status == Game.Status.FINISHED and result:
             score = 0.5 if not result.startswith("winner: ") else float(result == f"winner: {side}")
         if spec == "human":

@@ -56,6 +56,12 @@ def names_in_order() -> list[str]:
     return list(_packages())
 
 
+def default_name() -> str:
+    """The game offered first (the lobby's default, the API's when a request names none): the first entry of
+    ``PACKAGES``."""
+    return names_in_order()[0]
+
+
 def game_module(name: str, part: str | None = None) -> ModuleType | None:
     """The package of game ``name`` (KeyError if unknown), or its module ``part`` (None if it has none)."""
     package = _packages().get(name)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 
 from games.models import Game, Seat
-from games.play.services import waiting_on
+from games.play.access import waiting_on
 
 
 def due_bots(game: Game) -> list[Seat]:

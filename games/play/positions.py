@@ -9,17 +9,32 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from games.engine import load_game
 from games.engine.history import apply_record
-from games.play.lru import LRU
 from games.play import turnlog
+from games.play.lru import LRU
 
 SIZE = 512
 _states = LRU(SIZE)
 
 
+def engine_for(game):
+    """The engine game of ``game`` (its kind with its parameters)."""
+    return load_game(game.kind, **(game.params or {}))
+
+
+def current_state(game):
+    """The exact engine state after the game's resolved turns (a private copy)."""
+    return state_after(game, game.turn)
+
+
+def state_at(game, turn: int):
+    """The exact engine state after ``turn`` resolved turns (0: the start), a private copy."""
+    return state_after(game, max(0, min(turn, game.turn)))
+
+
 def state_after(game, turn: int):
     """The exact state of ``game`` after ``turn`` resolved turns, as a private copy."""
-    from games.play.services import engine_for
     key = (game.pk, turn)
     cached = _states.get(key)
     if cached is not None:
