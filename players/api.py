@@ -15,7 +15,8 @@ from django.middleware.csrf import CsrfViewMiddleware
 from django.urls import reverse
 
 from games.play import services as games
-from games.api.endpoints import absolute, allow, error, read_json, replay_path
+from games.engine.registry import default_name
+from games.api.http import absolute, allow, error, read_json, replay_path
 
 from . import services
 from .models import Challenge
@@ -83,9 +84,9 @@ def challenges(request):
         challenger = challenger_of(request)
         data = read_json(request)
         if not isinstance(data, dict):
-            raise games.BadRequest('expected a JSON object like {"target": "some-bot", "game": "ropasci360"}')
+            raise games.BadRequest(f'expected a JSON object like {{"target": "some-bot", "game": "{default_name()}"}}')
         made = services.create_challenge(
-            challenger, data.get("target"), data.get("game", "ropasci360"), params=data.get("params"),
+            challenger, data.get("target"), data.get("game", default_name()), params=data.get("params"),
             side=data.get("side"), rated=False if data.get("rated") is None else data.get("rated"), turn_seconds=data.get("turn_seconds"),
             name=data.get("name") or "")
     except games.ServiceError as exc:

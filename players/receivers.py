@@ -1,6 +1,7 @@
 """What the players app does after others' events: rate a rated game once it has finished (``game_changed``,
 sent by the games services after every committed change), and attach this browser's anonymous seats to the
-account that just logged in or signed up (``user_logged_in``). Connected in ``apps.py``."""
+account that just logged in or signed up (``user_logged_in``), and make a new game rated when its creator
+asked the lobby for it (``game_created``). Connected in ``apps.py``."""
 from __future__ import annotations
 
 import logging
@@ -27,6 +28,12 @@ def on_game_changed(sender, game_id, turn, over=True, **kwargs) -> None:
         services.rate_game(game_id)
     except IntegrityError:  # a first rating for someone, made at the same moment by another game: once more
         services.rate_game(game_id)
+
+
+def on_game_created(sender, game_id, user, options, **kwargs) -> None:
+    """A person asked the lobby for a rated game."""
+    if options.get("rated") and user.is_authenticated:
+        services.mark_rated(game_id, user)
 
 
 def on_user_logged_in(sender, request, user, **kwargs) -> None:

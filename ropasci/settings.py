@@ -203,7 +203,7 @@ else:
 # ("ratelimit"), so that nothing else stored in a cache can push them out: in one process a memory cache far
 # larger than the keys a client can make (an address, or a seat that exists), with Redis the same Redis,
 # shared by every process. LONG_POLLS_PER_SEAT / _PER_ADDRESS cap the ?wait_turn requests held open at once
-# in one process (games.api.endpoints).
+# in one process (games.api.longpoll).
 RATE_LIMITS = float(os.environ.get("RATE_LIMITS", "1") or 1)
 TRUSTED_PROXIES = int(os.environ.get("TRUSTED_PROXIES", "0") or 0)
 LONG_POLLS_PER_SEAT = int(os.environ.get("LONG_POLLS_PER_SEAT", "0") or 0) or 4

@@ -8,5 +8,6 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("", include("players.urls")),
     path("", include("tournaments.urls")),
+    path("", include("games.api.urls")),
     path("", include("games.web.urls")),
 ]

@@ -88,7 +88,7 @@ async def test_a_move_over_the_websocket_while_the_database_is_busy_gets_an_erro
 def test_only_a_busy_database_counts_as_busy():
     from django.db import OperationalError
 
-    from games.runtime.middleware import database_busy
+    from games.guard.refusals import database_busy
     if connection.vendor != "sqlite":
         pytest.skip("SQLite's messages")
     assert database_busy(OperationalError("database is locked"))

@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from games.read import presenters
 from games.play import services
-from games.api.endpoints import LISTED_PRODUCT
+from games.api.payloads import LISTED_PRODUCT
 from games.models import Game
 from games.engine.ui import ui_for
 

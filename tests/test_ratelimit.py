@@ -18,7 +18,7 @@ from channels.testing import WebsocketCommunicator
 from django.core.cache import caches
 from django.test import Client, override_settings
 
-from games.api import endpoints as api
+from games.api import longpoll
 from games.guard import ratelimit
 from games.play import services
 from games.engine import load_game
@@ -193,7 +193,7 @@ async def test_open_long_polls_are_capped_per_client():
 
     waiting = [asyncio.ensure_future(asgi_get(url)) for _ in range(2)]
     deadline = asyncio.get_running_loop().time() + 20
-    while sum(n for key, n in api._polls.held.items() if key.startswith("address:")) < 2:  # both are held open
+    while sum(n for key, n in longpoll.polls.held.items() if key.startswith("address:")) < 2:  # both are held open
         assert asyncio.get_running_loop().time() < deadline, [w.result()[0] for w in waiting if w.done()]
         await asyncio.sleep(0.01)  # polling for the server's state (no timing assumed)
     status, headers, _ = await asgi_get(url)
@@ -201,7 +201,7 @@ async def test_open_long_polls_are_capped_per_client():
     await sync_to_async(services.submit_action)(created.game.id, created.tokens["x"], 1, 4)
     answers = await asyncio.wait_for(asyncio.gather(*waiting), 10)
     assert all(status == 200 and json.loads(body)["turn"] == 1 for status, _, body in answers)
-    assert not api._polls.held
+    assert not longpoll.polls.held
 
 
 # --- on a live Daphne, limits on at their defaults -----------------------------------------------------------

@@ -9,7 +9,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
-from games.api import endpoints as api
+from games.api import payloads
 from games.play import importer, services
 from games.read import replay
 from games.models import Game
@@ -52,7 +52,7 @@ def board_turn(html: str) -> int:
 
 
 def test_replay_url_of_the_api_is_the_viewer(client, game):
-    payload = api.game_payload(game)
+    payload = payloads.game_payload(game)
     assert payload["replay_url"] == f"/games/{game.id}/replay"
     response = client.get(payload["replay_url"])
     assert response.status_code == 200

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from games.guard import ratelimit
 from games.play import seatsession
 from games.engine import load_game, registered_names
-from games.runtime.middleware import too_many
+from games.guard.refusals import too_many
 from games.web.views import not_found
 
 from . import services

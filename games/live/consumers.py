@@ -31,7 +31,7 @@ from games.live import broadcast
 from games.read import presenters, watching
 from games.guard import ratelimit, safejson
 from games.play import seatsession, services
-from games.runtime.middleware import database_busy
+from games.guard.refusals import database_busy
 from games.models import Game
 
 SOCKETS_PER_CLIENT = int(os.environ.get("SOCKETS_PER_CLIENT", "0") or 0) or 32

@@ -31,3 +31,8 @@ def after_commit(game: Game, *, as_saved: bool = False) -> None:
                           receiver), error)
 
     transaction.on_commit(announce)
+
+
+def group_name(game_id: str) -> str:
+    """The channel group where a game's changes are heard: open pages and long-polls listen there."""
+    return f"game-{game_id}"

@@ -14,7 +14,6 @@ import logging
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
 from django.core.exceptions import BadRequest, SuspiciousOperation
-from django.db import OperationalError, connection
 from django.http import HttpResponse, JsonResponse, UnreadablePostError
 from django.http.multipartparser import MultiPartParserError
 from django.urls import Resolver404, resolve
@@ -22,6 +21,7 @@ from django.utils.html import escape
 from whitenoise.middleware import WhiteNoiseMiddleware
 
 from games.guard import ratelimit
+from games.guard.refusals import database_busy, refuse, too_many
 from games.play import seatsession
 
 log = logging.getLogger(__name__)
@@ -169,14 +169,6 @@ class NulCookieGuard:
         return await self.inner(scope, receive, send)
 
 
-def refuse(request, status: int, message: str) -> HttpResponse:
-    """``{"error": message}`` for the API, a short page for the rest."""
-    if request.path.startswith("/api/"):
-        return JsonResponse({"error": message}, status=status)
-    return HttpResponse(f"<!doctype html><title>Bad request</title><p>{escape(message[0].upper() + message[1:])}."
-                        f"</p>", status=status)
-
-
 class RateLimitMiddleware(AsyncCapable):
     """Async-capable, so that an async view (a challenge's long-poll) is never run inside the one thread that
     serves sync code; the checks (cache and session reads) run in that thread only for POSTs."""
@@ -218,14 +210,6 @@ class RateLimitMiddleware(AsyncCapable):
         return Limited(kind, address, _seat_key(request, match.kwargs) if kind == "act" else None)
 
 
-def database_busy(exception: BaseException) -> bool:
-    """The database could not answer in time or at all: a lock or a pool that timed out, a lost connection
-    (SQLite's other OperationalErrors, such as a missing table, are bugs: they stay 500s)."""
-    if not isinstance(exception, OperationalError):
-        return False
-    return connection.vendor != "sqlite" or "locked" in str(exception) or "busy" in str(exception)
-
-
 class OverloadMiddleware(AsyncCapable):
     """A view that failed because the database was too busy (SQLite's write lock not had within its timeout,
     PostgreSQL's pool exhausted) answers 503 and ``Retry-After`` instead of a 500: its transaction was rolled
@@ -249,15 +233,3 @@ class OverloadMiddleware(AsyncCapable):
                                     status=503)
         response["Retry-After"] = str(BUSY_RETRY_SECONDS)
         return response
-
-
-def too_many(request, wait: float) -> HttpResponse:
-    seconds = int(wait + 0.999)
-    message = f"too many requests: try again in {seconds} s"
-    if request.path.startswith("/api/"):
-        response = JsonResponse({"error": message}, status=429)
-    else:  # a page, or htmx (whose page script shows the wait from Retry-After)
-        response = HttpResponse(f"<!doctype html><title>Too many requests</title><p>{escape(message.capitalize())}."
-                                f"</p>", status=429)
-    response["Retry-After"] = str(seconds)
-    return response

@@ -12,10 +12,9 @@ from games.guard import safejson
 from games.play import services
 from games.bots import LEVEL_WORDS, levels_for
 from games.engine import InvalidParams, load_game, registered_names
-from games.engine.registry import names_in_order
+from games.engine.registry import default_name, names_in_order
 from games.engine.ui import ui_for
 
-DEFAULT_GAME = "ropasci360"
 MAX_JSON_TEXT = 20_000  # characters of an option typed as JSON (a position is a few hundred)
 ME, INVITE = "me", "invite"
 TIME_CHOICES = [
@@ -31,15 +30,15 @@ def game_choices() -> list[tuple[str, str]]:
 
 
 def chosen_game(data) -> str:
-    name = (data or {}).get("game") or DEFAULT_GAME
-    return name if name in registered_names() else DEFAULT_GAME
+    name = (data or {}).get("game") or default_name()
+    return name if name in registered_names() else default_name()
 
 
 class NewGameForm(forms.Form):
     """Fields ``param_<name>`` (the game's options) and ``seat_<side>`` (``me``, ``invite`` or ``bot:LEVEL``)
     are added for the chosen game; the seats follow the options (a three-player Sim has three)."""
 
-    game = forms.ChoiceField(label="Game", choices=game_choices, initial=DEFAULT_GAME, required=False)
+    game = forms.ChoiceField(label="Game", choices=game_choices, initial=default_name, required=False)
     shuffle = forms.BooleanField(label="Shuffle the seats", required=False,
                                  help_text="Deal the choices above to the seats at random (who moves first).")
     bot_seconds = forms.TypedChoiceField(label="Bots' time per move", choices=BOT_SECONDS_CHOICES, initial="1",

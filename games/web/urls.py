@@ -1,7 +1,6 @@
 from django.urls import path
 
 from games.read import analysis, replay
-from games.api import endpoints as api
 from games.web import replaygif, views
 
 urlpatterns = [
@@ -16,9 +15,4 @@ urlpatterns = [
     path("games/<str:game_id>/hint", views.hint, name="hint"),
     path("library/<str:name>", views.library, name="library"),
     path("games/<str:game_id>/replay", replay.replay_page, name="replay"),
-    path("api/games", api.create, name="api_games"),
-    path("api/games/<str:game_id>", api.detail, name="api_game"),
-    path("api/games/<str:game_id>/actions", api.actions, name="api_actions"),
-    path("api/games/<str:game_id>/resign", api.resign, name="api_resign"),
-    path("api/games/<str:game_id>/log.txt", api.log_txt, name="log_txt"),
 ] + replay.urlpatterns + analysis.urlpatterns + replaygif.urlpatterns

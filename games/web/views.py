@@ -11,7 +11,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from games.read import hints, presenters, replay
 from games.guard import ratelimit, safejson
-from games.play import seatsession, services
+from games.play import seatsession, services, signals
 from games.bots import LEVEL_WORDS, levels_for
 from games.engine import load_game, registered_names
 from games.web.forms import ME, NewGameForm
@@ -121,9 +121,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
         return render(request, "games/home.html", _lobby_context(request, form), status=exc.status)
     if side is not None:
         seatsession.remember(request.session, created.game.id, side, created.tokens[side])
-    if data.get("rated") and request.user.is_authenticated:
-        from players.services import mark_rated  # ratings live in the players app
-        mark_rated(created.game.id, request.user)
+    signals.game_created.send(sender=Game, game_id=created.game.id, user=request.user, options=data)
     return redirect(created.game)
 
 
