@@ -14,7 +14,8 @@ from __future__ import annotations
 import re
 from typing import Mapping
 
-from games.engine.api import Game, GameInfo, IllegalAction, Result, State, Turn
+from games.engine.api import Game, GameInfo, IllegalAction, Result, Turn
+from games.engine.sequential import SequentialState
 
 SEATS = ("yellow", "red")
 SEAT_INDEX = {"yellow": 0, "red": 1}
@@ -119,7 +120,7 @@ class ConnectFour(Game):
         return state
 
 
-class ConnectFourState(State):
+class ConnectFourState(SequentialState):
     game = None  # set below to the game object
     __slots__ = ("bits", "heights", "turn", "_result")
 
@@ -199,19 +200,10 @@ class ConnectFourState(State):
         if self.heights[col] == ROWS:
             raise IllegalAction(player, action, f"column {col} is full: discs go into a column with room")
 
-    def apply_actions(self, actions: Mapping[str, object]) -> Turn:
-        """One move: ``{seat to move: column}``."""
-        if self._result is not None:
-            raise IllegalAction(None, actions, "the game is over")
-        p = self.turn & 1
-        seat = SEATS[p]
-        if not isinstance(actions, Mapping) or list(actions) != [seat]:
-            others = [k for k in actions if k in SEAT_INDEX and k != seat] if isinstance(actions, Mapping) else []
-            if others:
-                raise IllegalAction(others[0], actions[others[0]], f"it is {seat}'s turn")
-            raise IllegalAction(None, actions, f"a move takes exactly one action, from {seat} (to move)")
-        col = actions[seat]
+    def _apply_move(self, seat: str, col) -> Turn:
+        """Drop a disc of ``seat`` (to move) into column ``col``."""
         self.check_action(seat, col)
+        p = self.turn & 1
         b = self.bits[p] | 1 << (col * STRIDE + self.heights[col])
         self.bits[p] = b
         self.heights[col] += 1

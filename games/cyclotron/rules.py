@@ -26,7 +26,8 @@ from __future__ import annotations
 import re
 from typing import Mapping
 
-from games.engine.api import Game, GameInfo, IllegalAction, Result, State, Turn, short_repr
+from games.engine.api import Game, GameInfo, IllegalAction, Result, Turn, short_repr
+from games.engine.sequential import SequentialState
 
 SIDES = ("white", "black")
 SIDE_INDEX = {"white": 0, "black": 1}
@@ -180,7 +181,7 @@ def _canonical(path: tuple) -> tuple:
     return PATH2[idx] if len(idx) == 2 else PATH3[idx]
 
 
-class CyclotronState(State):
+class CyclotronState(SequentialState):
     game = None  # set below to the game object
     __slots__ = ("turn", "to_move", "board", "pos", "key", "history", "_result", "_legal")
 
@@ -345,21 +346,9 @@ class CyclotronState(State):
             return illegal(f"a piece may move a second time only to capture an opposing piece; {holds(m)}")
         return illegal(_capture_rule(c, holds(m)))
 
-    def apply_actions(self, actions: Mapping[str, object]) -> Turn:
-        """One move: the action of the side to move (``{"white": action}`` or ``{"black": action}``)."""
-        if self._result is not None:
-            raise IllegalAction(None, actions, "the game is over")
+    def _apply_move(self, seat: str, action) -> Turn:
+        """Move a piece of ``seat`` (to move) along the path ``action``."""
         p = self.to_move
-        seat = SIDES[p]
-        try:
-            action = actions[seat]
-            if len(actions) != 1:
-                raise KeyError(seat)
-        except (KeyError, TypeError, IndexError):
-            others = [k for k in actions if k != seat] if isinstance(actions, Mapping) else []
-            if others and others[0] in SIDE_INDEX:
-                raise IllegalAction(others[0], actions[others[0]], f"it is {seat}'s turn") from None
-            raise IllegalAction(None, actions, f"a move takes exactly one action, from {seat} (to move)") from None
         s, d, v, c = self._validate(p, action)
         board, pos = self.board, self.pos
         board[s] = -1

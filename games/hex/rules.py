@@ -12,9 +12,9 @@ looks at that stone's group alone (a flood over its colour) and asks whether it 
 from __future__ import annotations
 
 import re
-from typing import Mapping
 
-from games.engine.api import Game, GameInfo, IllegalAction, Result, State, Turn
+from games.engine.api import Game, GameInfo, IllegalAction, Result, Turn
+from games.engine.sequential import SequentialState
 
 SIDES = ("black", "white")
 SIDE_INDEX = {"black": 0, "white": 1}
@@ -120,7 +120,7 @@ class Hex(Game):
         return state
 
 
-class HexState(State):
+class HexState(SequentialState):
     __slots__ = ("game", "board", "turn", "_result")
 
     def __init__(self, game: Hex, board: list, turn: int | None = None, result: Result | None = None):
@@ -209,18 +209,10 @@ class HexState(State):
             raise IllegalAction(player, action, f"{cell_text(sq)} is already taken")
         return i
 
-    def apply_actions(self, actions: Mapping[str, object]) -> Turn:
-        """One move: ``{side to move: [row, col]}``."""
-        if self._result is not None:
-            raise IllegalAction(None, actions, "the game is over")
+    def _apply_move(self, seat: str, action) -> Turn:
+        """Place a stone of ``seat`` (to move) on the cell ``action``, ``[row, col]``."""
+        i = self._validate(seat, action)
         p = self.to_move
-        seat = SIDES[p]
-        if not isinstance(actions, Mapping) or list(actions) != [seat]:
-            others = [k for k in actions if k != seat] if isinstance(actions, Mapping) else []
-            if others and others[0] in SIDE_INDEX:
-                raise IllegalAction(others[0], actions[others[0]], f"it is {seat}'s turn")
-            raise IllegalAction(None, actions, f"a move takes exactly one action, from {seat} (to move)")
-        i = self._validate(seat, actions[seat])
         self.board[i] = p
         self.turn += 1
         events = []

@@ -11,9 +11,9 @@ Nim3P (``games.nim3p``) is the same game for three seats with another limit and 
 from __future__ import annotations
 
 import re
-from typing import Mapping
 
-from games.engine.api import Game, GameInfo, IllegalAction, Result, State, Turn, short_repr
+from games.engine.api import Game, GameInfo, IllegalAction, Result, Turn, short_repr
+from games.engine.sequential import SequentialState
 
 SEATS = ("black", "white")
 
@@ -93,7 +93,7 @@ class Nim(Game):
         return state
 
 
-class NimState(State):
+class NimState(SequentialState):
     """A position: the heaps and the number of moves played; the seat to move is ``turn % seats``."""
 
     __slots__ = ("game", "heaps", "turn", "_result")
@@ -156,18 +156,9 @@ class NimState(State):
             raise IllegalAction(player, action, f"a move takes at most {self.game.max_take} items")
         return h, c
 
-    def apply_actions(self, actions: Mapping[str, object]) -> Turn:
-        """One move: ``{seat to move: (heap, count)}``."""
-        seats = self.game.info.players
-        if self._result is not None:
-            raise IllegalAction(None, actions, "the game is over")
-        seat = seats[self.mover]
-        if not isinstance(actions, Mapping) or len(actions) != 1 or seat not in actions:
-            others = [k for k in actions if k != seat] if isinstance(actions, Mapping) else []
-            if others and others[0] in seats:
-                raise IllegalAction(others[0], actions[others[0]], f"it is {seat}'s turn")
-            raise IllegalAction(None, actions, f"a move takes exactly one action, from {seat} (to move)")
-        h, c = self._validate(seat, actions[seat])
+    def _apply_move(self, seat: str, action) -> Turn:
+        """Take ``(heap, count)`` items for ``seat`` (to move)."""
+        h, c = self._validate(seat, action)
         last = self.mover
         self.heaps[h] -= c
         self.turn += 1

@@ -105,9 +105,10 @@ class Nim3PState(NimState):
         """The first seat after ``p`` that is still in."""
         return next(q % 3 for q in range(p + 1, p + 4) if q % 3 not in self.out)
 
-    def apply_actions(self, actions) -> Turn:
+    def _apply_move(self, seat: str, action) -> Turn:
+        """Nim's move, then the turn passes to the next seat still in."""
         last = self.to_move
-        turn = NimState.apply_actions(self, actions)
+        turn = NimState._apply_move(self, seat, action)
         self.to_move = self._next_in(last)
         if self._result is not None:  # the last item: the next seat still in wins
             self._result = self.game.winner_result(self.to_move, self.out)

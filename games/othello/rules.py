@@ -16,7 +16,8 @@ from __future__ import annotations
 import re
 from typing import Mapping
 
-from games.engine.api import Game, GameInfo, IllegalAction, Result, State, Turn
+from games.engine.api import Game, GameInfo, IllegalAction, Result, Turn
+from games.engine.sequential import SequentialState
 
 SIDES = ("black", "white")
 SIDE_INDEX = {"black": 0, "white": 1}
@@ -196,7 +197,7 @@ class Othello(Game):
         return state
 
 
-class OthelloState(State):
+class OthelloState(SequentialState):
     game = None  # set below to the game object
     __slots__ = ("discs", "to_move", "turn", "_moves", "_result")
 
@@ -263,19 +264,10 @@ class OthelloState(State):
                                                 "(a placement must flip at least one)")
         return i
 
-    def apply_actions(self, actions: Mapping[str, object]) -> Turn:
-        """One move: ``{side to move: action}``."""
-        if self._result is not None:
-            raise IllegalAction(None, actions, "the game is over")
-        p = self.to_move
-        seat = SIDES[p]
-        if not isinstance(actions, Mapping) or list(actions) != [seat]:
-            others = [k for k in actions if k != seat] if isinstance(actions, Mapping) else []
-            if others and others[0] in SIDE_INDEX:
-                raise IllegalAction(others[0], actions[others[0]], f"it is {seat}'s turn")
-            raise IllegalAction(None, actions, f"a move takes exactly one action, from {seat} (to move)")
-        action = actions[seat]
+    def _apply_move(self, seat: str, action) -> Turn:
+        """Place a disc of ``seat`` (to move) and flip what it encloses, or pass."""
         i = self._validate(seat, action)
+        p = self.to_move
         events = []
         if i >= 0:
             own, opp = self.discs[p], self.discs[1 - p]

@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Mapping, NamedTuple
+from typing import NamedTuple
 
-from games.engine.api import RESIGN, Game, GameInfo, IllegalAction, Result, State, Turn
+from games.engine.api import RESIGN, Game, GameInfo, IllegalAction, Result, Turn
+from games.engine.sequential import SequentialState
 
 SEATS = ("black", "white", "blue")
 
@@ -159,7 +160,7 @@ class Sim(Game):
         return state
 
 
-class SimState(State):
+class SimState(SequentialState):
     """A position: one edge mask per seat, the seats out (in the order they lost or resigned) and those of them
     that resigned, the seat to move, the turn."""
 
@@ -238,18 +239,9 @@ class SimState(State):
                 raise IllegalAction(player, action, f"edge {i}-{j} is already coloured ({seats[p]})")
         return e
 
-    def apply_actions(self, actions: Mapping[str, object]) -> Turn:
-        """One move: ``{seat to move: (i, j)}``."""
-        seats = self.game.info.players
-        if self._result is not None:
-            raise IllegalAction(None, actions, "the game is over")
-        seat = seats[self.to_move]
-        if not isinstance(actions, Mapping) or len(actions) != 1 or seat not in actions:
-            others = [k for k in actions if k != seat] if isinstance(actions, Mapping) else []
-            if others and others[0] in seats:
-                raise IllegalAction(others[0], actions[others[0]], f"it is {seat}'s turn")
-            raise IllegalAction(None, actions, f"a move takes exactly one action, from {seat} (to move)")
-        e = self._validate(seat, actions[seat])
+    def _apply_move(self, seat: str, action) -> Turn:
+        """Colour the edge ``action``, ``(i, j)``, for ``seat`` (to move)."""
+        e = self._validate(seat, action)
         p, (i, j) = self.to_move, self.game.tables.edges[e]
         events = [{"triangle": sorted((i, j, k)), "seat": seat}
                   for k in completes(self.masks[p], self.game.tables.pairs[e])]

@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 from typing import Mapping
 
-from games.engine.api import Game, GameInfo, IllegalAction, Result, State, Turn
+from games.engine.api import Game, GameInfo, IllegalAction, Result, Turn
+from games.engine.sequential import SequentialState
 
 SEATS = ("x", "o")
 SEAT_INDEX = {"x": 0, "o": 1}
@@ -94,7 +95,7 @@ class TicTacToe(Game):
         return state
 
 
-class TicTacToeState(State):
+class TicTacToeState(SequentialState):
     game = None  # set below to the game object
     __slots__ = ("bits", "turn", "_result")
 
@@ -165,19 +166,10 @@ class TicTacToeState(State):
                 raise IllegalAction(player, action, f"{cell_text(cell)} already holds {SEATS[p].upper()}: "
                                                     f"marks go on empty cells")
 
-    def apply_actions(self, actions: Mapping[str, object]) -> Turn:
-        """One move: ``{seat to move: cell}``."""
-        if self._result is not None:
-            raise IllegalAction(None, actions, "the game is over")
-        p = self.turn & 1
-        seat = SEATS[p]
-        if not isinstance(actions, Mapping) or list(actions) != [seat]:
-            others = [k for k in actions if k in SEAT_INDEX and k != seat] if isinstance(actions, Mapping) else []
-            if others:
-                raise IllegalAction(others[0], actions[others[0]], f"it is {seat}'s turn")
-            raise IllegalAction(None, actions, f"a move takes exactly one action, from {seat} (to move)")
-        action = actions[seat]
+    def _apply_move(self, seat: str, action) -> Turn:
+        """Mark cell ``action`` for ``seat`` (to move)."""
         self.check_action(seat, action)
+        p = self.turn & 1
         self.bits[p] |= 1 << action
         self.turn += 1
         events = []
