@@ -8,6 +8,7 @@ import zipfile
 from datetime import timedelta
 
 import pytest
+from django.contrib import admin
 from django.contrib.auth.models import Permission
 from django.core.cache import cache
 from django.db import connection
@@ -15,7 +16,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from games import admin as games_admin
+from games.admin import games as games_admin
+from games.admin.inlines import TurnInline
+from games.admin.stats import dashboard_stats
 from games.live import botrunner
 from games.read import gamelog
 from games.play import services
@@ -256,7 +259,7 @@ def test_turn_log_is_read_only(staff_client):
         assert fields <= {"id", "game"}, (prefix, fields)
     assert 'name="turns-0-id"' in html and 'name="turns-2-id"' in html  # all three turns are there
     assert 'name="note"' in html and 'name="status"' not in html and 'name="result"' not in html
-    inline = games_admin.TurnInline(Game, games_admin.admin.site)
+    inline = TurnInline(Game, admin.site)
     request = type("R", (), {"user": game.seats.first().user})()
     assert not inline.has_add_permission(request, game)
     assert not inline.has_change_permission(request, game)
@@ -393,7 +396,7 @@ def test_dashboard(staff_client):
     make_game(upper="bot:random", lower="bot:strong", result="winner: lower")  # strong beats random
     make_game(upper="bot:random", status=Game.Status.ABORTED, result="")       # not counted
     make_game(created=timezone.now() - timedelta(days=30))                     # outside the 14 days
-    stats = games_admin.dashboard_stats()
+    stats = dashboard_stats()
     assert (stats["live_active"], stats["live_waiting"]) == (1, 2)
     rows = {r["bot_level"]: (r["games"], r["wins"], r["draws"], r["losses"]) for r in stats["bot_rows"]}
     assert rows == {"random": (1, 0, 0, 1), "greedy": (3, 1, 1, 1), "strong": (1, 1, 0, 0)}
@@ -418,7 +421,7 @@ def test_dashboard_lists_stuck_bot_games(staff_client):
     PendingAction.objects.create(game=acted, side="lower", turn=1, action=["THROW", "r", [-4, 0]])
     fresh = make_game(lower="bot:strong", status=Game.Status.ACTIVE, result="")
     Game.objects.filter(pk__in=[stuck.pk, acted.pk]).update(updated=timezone.now() - timedelta(minutes=10))
-    stuck_ids = [g.pk for g in games_admin.dashboard_stats()["stuck"]]
+    stuck_ids = [g.pk for g in dashboard_stats()["stuck"]]
     assert stuck_ids == [stuck.pk] and fresh.pk not in stuck_ids
     assert change_url(stuck) in staff_client.get(DASHBOARD).content.decode()
 
