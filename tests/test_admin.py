@@ -16,7 +16,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from games.admin import games as games_admin
+from games.admin import gameadmin as games_admin
 from games.admin.inlines import TurnInline
 from games.admin.stats import dashboard_stats
 from games.live import botrunner

@@ -1,6 +1,6 @@
 """Staff admin for games: find games fast, read what happened, act on broken ones.
 
-* Games list (``games.py``): players from prefetched seats (no per-row queries), filters on kind, status,
+* Games list (``gameadmin.py``): players from prefetched seats (no per-row queries), filters on kind, status,
   result, source, bot level, seat kinds and date (``filters.py``); search by game id or player name without
   joins (``pk IN (subquery)``); a count that stops at a cap.
 * A game's page: read-only seats, pending actions and turn log (``inlines.py``; actions in the referee's
@@ -11,6 +11,6 @@
 
 Seat token hashes are never shown: ``token_hash`` is in no field list, only "claimed" yes/no.
 
-Django's autodiscovery imports ``games.admin``; importing ``games.py`` here registers ``GameAdmin``.
+Django's autodiscovery imports ``games.admin``; importing ``gameadmin.py`` here registers ``GameAdmin``.
 """
-from games.admin import games  # noqa: F401  (registers the Game admin)
+from games.admin import gameadmin  # noqa: F401  (registers the Game admin)
