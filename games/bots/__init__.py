@@ -18,6 +18,8 @@ order, then any of the game's own.
 """
 from __future__ import annotations
 
+from .evaluation import DEFAULT_SECONDS, get_evaluation
+
 LEVELS = ("random", "greedy", "strong", "perfect")
 LEVEL_WORDS = {
     "random": "Random: any legal move",
@@ -25,19 +27,6 @@ LEVEL_WORDS = {
     "strong": "Strong: looks ahead",
     "perfect": "Perfect: plays the game as solved",
 }
-
-# Default time budget per move in seconds (wall clock), per level.
-DEFAULT_SECONDS = {"random": 0.0, "greedy": 0.0, "strong": 1.0, "perfect": 1.0}
-
-
-def get_evaluation(game_name: str):
-    """The evaluation module of a game; KeyError if the game has none (only ``random`` can play it)."""
-    from games.engine import game_module
-    module = game_module(game_name, "bots")
-    if module is None:
-        raise KeyError(f"no evaluation for game {game_name!r}; levels other than 'random' need one")
-    return module
-
 
 def _own_bots(game) -> dict:
     try:

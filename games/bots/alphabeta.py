@@ -29,7 +29,7 @@ import json
 import math
 import time
 
-from . import DEFAULT_SECONDS, get_evaluation
+from .evaluation import DEFAULT_SECONDS, get_evaluation
 from .base import Bot
 
 WIN = 100000.0

@@ -6,7 +6,7 @@ the position reached with ``evaluate(child, seat)``. Ties are broken by ``self.r
 """
 from __future__ import annotations
 
-from . import get_evaluation
+from .evaluation import get_evaluation
 from .base import Bot
 
 

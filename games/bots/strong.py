@@ -29,7 +29,7 @@ from collections import Counter
 
 import numpy as np
 
-from . import DEFAULT_SECONDS, get_evaluation
+from .evaluation import DEFAULT_SECONDS, get_evaluation
 from .base import Bot
 from .nash import saddle_point, solve
 
