@@ -1,16 +1,18 @@
-"""Play a course-style RoPaSci 360 ``Player`` class on a ropasci server through its HTTP API.
+"""Play a course-style ``Player`` class (COMP30024's interface) on a ropasci server through its HTTP API.
 
-    python -m games.client --server URL --player PACKAGE[:Class] --game ID --seat-token T [--seat upper|lower]
-    python -m games.client --server URL --player PACKAGE[:Class] --bot LEVEL [--seat upper|lower]
+    python -m games.client --server URL --player PACKAGE[:Class] --game ID --seat-token T [--seat SEAT]
+    python -m games.client --server URL --player PACKAGE[:Class] --bot LEVEL [--kind GAME] [--seat SEAT]
     python -m games.client --server URL --player PACKAGE[:Class] --key KEY [--games N]
 
-The first form takes a seat of an existing game (its seat token, and which seat it is: default upper); the
-second creates a new game with the player in one seat (default upper) against the server's ``bot:LEVEL``.
-The third plays as a bot account (``KEY``: an API key made on the account's profile): it lists the challenges
-addressed to the account, accepts those of RoPaSci 360 (declines others) and plays each in the seat it is
-given, one at a time, until N games are played (default: until stopped).
+The first form takes a seat of an existing game (its seat token, and which seat it is: default the game's
+first, upper in RoPaSci 360); the second creates a new game of ``--kind`` (default: the first game with a
+course interface, RoPaSci 360) with the player in one seat against the server's ``bot:LEVEL``. The third plays
+as a bot account (``KEY``: an API key made on the account's profile): it lists the challenges addressed to
+the account, accepts those of games with a course interface (declines others) and plays each in the seat it
+is given, one at a time, until N games are played (default: until stopped).
 The player is a COMP30024-style class (``__init__(player)``, ``action()``, ``update(opponent_action,
-player_action)``; the class is ``Player`` unless named after a colon), loaded as the course referee does.
+player_action)``; the class is ``Player`` unless named after a colon), loaded as the course referee does; its
+actions are converted by the game's ``course`` module (``games/<game>/course.py``).
 The last two lines printed are ``result: <result line>`` and ``replay: <absolute replay URL>``.
 
 The client never leaves a game it holds a seat in for a passing trouble: a rate limit (429, after its
@@ -19,7 +21,7 @@ request again (a move sent twice is answered 409, which it takes as done), reads
 plays on; only after ``--patience`` seconds (default 600) without an answer does it give up, saying so and
 printing the command that resumes the game.
 
-Standard library only (no Django), so it runs anywhere the player runs. The API:
+Standard library and the pure-Python game kit only (no Django), so it runs anywhere the player runs. The API:
 
 * ``POST /api/games`` ``{"game", "players": {"upper": P, "lower": P}, "turn_seconds"}`` -> 201
   ``{"id", "url", "replay_url", "seats": {seat: {"token"}}}`` (P is ``"human"`` or ``"bot:LEVEL"``)
@@ -41,7 +43,9 @@ import urllib.error
 import urllib.parse
 import urllib.request
 
-SEATS = ("upper", "lower")
+from games.engine import game_module
+from games.engine.registry import course_games
+
 FINISHED = {"finished", "over", "done", "ended", "aborted", "abandoned", "cancelled", "canceled"}
 POLL_SECONDS = 30
 PATIENCE = 600  # seconds without an answer before the client gives up (and says how to resume)
@@ -136,7 +140,8 @@ class Api:
                 payload = raw.decode(errors="replace")
             raise ApiError(exc.code, payload, _retry_after(exc.headers.get("Retry-After"))) from None
 
-    def create_game(self, players: dict, game: str = "ropasci360", turn_seconds=None) -> dict:
+    def create_game(self, players: dict, game: str | None = None, turn_seconds=None) -> dict:
+        game = game or course_games()[0]
         status, body = self.request("POST", "/api/games", {"game": game, "players": players,
                                                            "turn_seconds": turn_seconds})
         return body
@@ -161,21 +166,14 @@ class Api:
         return self.request("POST", f"/api/challenges/{challenge_id}/{answer}", {})[1]
 
 
-# --- action forms -------------------------------------------------------------------------------------
+# --- the game's course interface ------------------------------------------------------------------------
 
-def action_to_json(action) -> list:
-    """A course action tuple (hexes as tuples or lists) as the API's JSON list."""
-    kind = action[0]
-    if kind == "THROW":
-        return ["THROW", action[1], [int(action[2][0]), int(action[2][1])]]
-    return [kind, [int(action[1][0]), int(action[1][1])], [int(action[2][0]), int(action[2][1])]]
-
-
-def action_from_json(data) -> tuple:
-    """The API's JSON action as the tuple a course player expects (hexes as tuples)."""
-    if data[0] == "THROW":
-        return ("THROW", data[1], tuple(data[2]))
-    return (data[0], tuple(data[1]), tuple(data[2]))
+def course_of(kind: str):
+    """The ``course`` module of game ``kind`` (its seats and the course's action form); ValueError if the game
+    has no course-style players."""
+    if kind not in course_games():
+        raise ValueError(f"{kind!r} has no course-style players (games that do: {', '.join(course_games())})")
+    return game_module(kind, "course")
 
 
 def load_player_class(spec: str):
@@ -196,10 +194,11 @@ def play(api: Api, game_id, seat: str, token: str, player, out=print) -> dict:
 
     Raises ApiError on a rejected action (400 illegal, 403 bad token) or another unexpected answer.
     """
-    other = SEATS[1 - SEATS.index(seat)]
     known = 0  # resolved turns the player has been told about
     submitted = None  # turn number we have an action in for
     game = api.get_game(game_id, token=token)
+    course = course_of(game.get("game"))
+    other = course.SEATS[1 - course.SEATS.index(seat)]
     while True:
         turns = sorted(game.get("turns") or [], key=lambda t: t.get("number", 0))
         for t in turns:
@@ -209,7 +208,7 @@ def play(api: Api, game_id, seat: str, token: str, player, out=print) -> dict:
             if number != known + 1:
                 raise RuntimeError(f"turn {known + 1} is missing from the server's record")
             acts = t["actions"]
-            player.update(action_from_json(acts[other]), action_from_json(acts[seat]))
+            player.update(course.from_json(acts[other]), course.from_json(acts[seat]))
             known = number
         if is_finished(game):
             return game
@@ -217,7 +216,7 @@ def play(api: Api, game_id, seat: str, token: str, player, out=print) -> dict:
         if seat in (game.get("to_act") or []) and resolved == known and submitted != known + 1:
             action = player.action()
             try:
-                status, _ = api.post_action(game_id, token, known + 1, action_to_json(action))
+                status, _ = api.post_action(game_id, token, known + 1, course.to_json(action))
             except ApiError as exc:
                 if exc.status != 409:  # stale, duplicate or finished: refresh and carry on
                     raise
@@ -226,15 +225,16 @@ def play(api: Api, game_id, seat: str, token: str, player, out=print) -> dict:
 
 
 def serve(api: Api, cls, player_spec: str, games: int = 0, poll: float = 5.0, out=print) -> int:
-    """As a bot account (``api.key``): accept RoPaSci 360 challenges (decline others) and play each with a
-    new ``cls(seat)``, until ``games`` are played (0: forever). Returns the number of games played."""
+    """As a bot account (``api.key``): accept challenges of games with course-style players (decline others)
+    and play each with a new ``cls(seat)``, until ``games`` are played (0: forever). Returns the number of games played."""
     played = 0
     while not games or played < games:
         waiting = api.challenges()
         for challenge in waiting:
-            if challenge.get("game") != "ropasci360" or challenge.get("side") not in SEATS:
+            kind = challenge.get("game")
+            if kind not in course_games() or challenge.get("side") not in game_module(kind, "course").SEATS:
                 api.answer_challenge(challenge["id"], "decline")
-                out(f"declined challenge {challenge['id']} ({challenge.get('game')}): this client plays RoPaSci 360")
+                out(f"declined challenge {challenge['id']} ({kind}): this client plays {', '.join(course_games())}")
                 continue
             try:
                 accepted = api.answer_challenge(challenge["id"], "accept")
@@ -258,13 +258,15 @@ def serve(api: Api, cls, player_spec: str, games: int = 0, poll: float = 5.0, ou
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m games.client",
-        description="Play a course-style RoPaSci 360 Player class on a ropasci server through its HTTP API.")
+        description="Play a course-style Player class on a ropasci server through its HTTP API.")
     parser.add_argument("--server", required=True, help="base URL of the server, e.g. http://127.0.0.1:8000")
     parser.add_argument("--player", required=True, metavar="PACKAGE[:Class]",
                         help="the Player class to play with (class 'Player' unless named after a colon)")
     parser.add_argument("--game", help="ID of an existing game to join (with --seat-token)")
     parser.add_argument("--seat-token", help="the seat token of that game")
-    parser.add_argument("--seat", choices=SEATS, default="upper", help="which seat you play (default upper)")
+    parser.add_argument("--seat", help="which seat you play (default: the game's first)")
+    parser.add_argument("--kind", default=course_games()[0], choices=course_games(),
+                        help=f"with --bot: the game to create (default {course_games()[0]})")
     parser.add_argument("--bot", metavar="LEVEL", help="create a new game against the server's bot of this level")
     parser.add_argument("--key", help="play the challenges to the bot account of this API key")
     parser.add_argument("--games", type=int, default=0, help="with --key: stop after this many games (default: never)")
@@ -277,6 +279,11 @@ def main(argv=None) -> int:
         parser.error("--game needs --seat-token")
     if urllib.parse.urlsplit(args.server).scheme not in ("http", "https"):
         parser.error(f"--server must be an http:// or https:// URL, not {args.server!r}")
+
+    seats = game_module(args.kind, "course").SEATS
+    args.seat = args.seat or seats[0]
+    if args.seat not in seats:
+        parser.error(f"--seat must be one of {', '.join(seats)}")
 
     api = Api(args.server, key=args.key, patience=args.patience)
     try:
@@ -292,8 +299,8 @@ def main(argv=None) -> int:
             print(f"played {played} game{'s' if played != 1 else ''}")
             return 0
         if args.bot:
-            other = SEATS[1 - SEATS.index(args.seat)]
-            created = api.create_game({args.seat: "human", other: f"bot:{args.bot}"})
+            other = seats[1 - seats.index(args.seat)]
+            created = api.create_game({args.seat: "human", other: f"bot:{args.bot}"}, args.kind)
             game_id = created["id"]
             token = created["seats"][args.seat]["token"]
             if created.get("url"):

@@ -18,6 +18,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from games import client
+from games.ropasci360 import course
 from games.bots import make_bot
 from games.engine import load_game
 from tests import liveserver
@@ -225,8 +226,8 @@ def test_client_plays_a_new_game_against_a_server_bot(stub, capsys):
     assert g.players == {"upper": "human", "lower": "bot:random"}
     assert len(player.actions) == len(player.updates) == TURN_LIMIT
     for turn, (opp, mine) in zip(g.turns, player.updates):
-        assert client.action_to_json(mine) == turn["actions"]["upper"]
-        assert client.action_to_json(opp) == turn["actions"]["lower"]
+        assert course.to_json(mine) == turn["actions"]["upper"]
+        assert course.to_json(opp) == turn["actions"]["lower"]
     # the player's own state followed the server's
     assert player.inner.state.to_json()["tokens"] == g.state.to_json()["tokens"]
     # every read was the seat's own (a seat's first read of a turn is free of the address's read limit)
@@ -286,9 +287,9 @@ def test_client_waits_out_a_rate_limit_and_says_so_when_it_gives_up(stub, capsys
 
 def test_action_forms_round_trip():
     for a in [("THROW", "r", (4, -2)), ("SLIDE", (0, 0), (1, -1)), ("SWING", (0, 0), (2, -1))]:
-        assert client.action_from_json(client.action_to_json(a)) == a
-        assert client.action_to_json(a) == GAME.action_to_json(a)
-    assert client.action_to_json(["SLIDE", [0, 0], [1, -1]]) == ["SLIDE", [0, 0], [1, -1]]
+        assert course.from_json(course.to_json(a)) == a
+        assert course.to_json(a) == GAME.action_to_json(a)
+    assert course.to_json(["SLIDE", [0, 0], [1, -1]]) == ["SLIDE", [0, 0], [1, -1]]
 
 
 # --- the real client against a live Daphne with the rate limits on, at their defaults ---------------------

@@ -1,10 +1,10 @@
 """Matches between bots: ``manage.py arena A B --games N`` is a thin wrapper around :func:`run_arena`.
 
-Any registered two-seat game (``game_name``, default ``ropasci360``). A player spec is a bot level (``random``,
-``greedy``, ``strong``) or, for RoPaSci 360 only, a course-style ``package[:Class]`` (a class with
-``__init__(player)``, ``action()`` and ``update(opponent_action, player_action)``, loaded as the COMP30024
-referee does: the module's ``Player`` unless a class name follows a colon). Games alternate sides: in game
-``i`` the first player (A) has seat ``i % 2`` of the game's seats (Upper when ``i`` is even in RoPaSci 360).
+Any registered two-seat game (``game_name``, default the registry's first). A player spec is a bot level
+(``random``, ``greedy``, ``strong``) or, for a game whose package has a ``course`` module (its COMP30024
+interface), a course-style ``package[:Class]``, loaded as the course referee does (the module's ``Player``
+unless a class name follows a colon) and played through that module. Games alternate sides: in game ``i``
+the first player (A) has seat ``i % 2`` of the game's seats.
 Games run in parallel in worker processes. An illegal action (or an exception) forfeits the game, as in the
 course tournament. A game's ``turns`` counts its turn records (plies in an alternating game).
 """
@@ -19,12 +19,10 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
-from games.engine import IllegalAction, load_game
+from games.engine import IllegalAction, game_module, load_game
+from games.engine.registry import course_games, default_name
 
 from . import LEVELS, make_bot
-
-GAME_NAME = "ropasci360"
-
 
 @dataclass
 class GameRecord:
@@ -109,30 +107,20 @@ def check_game(game_name: str) -> tuple[str, ...]:
     return seats
 
 
-def check_spec(spec: str, game_name: str = GAME_NAME) -> None:
-    """Raise ValueError unless ``spec`` names a level or (RoPaSci 360 only) an importable course-style class."""
+def check_spec(spec: str, game_name: str | None = None) -> None:
+    """Raise ValueError unless ``spec`` names a level or, for a game with a course interface, an importable
+    course-style class."""
     if spec in LEVELS:
         return
-    if game_name != GAME_NAME:
+    game_name = game_name or default_name()
+    if game_module(game_name, "course") is None:
         raise ValueError(f"{spec!r} is not a bot level ({', '.join(LEVELS)}); course-style package[:Class] "
-                         f"players are only for {GAME_NAME}, not {game_name}")
+                         f"players are only for {', '.join(course_games())}, not {game_name}")
     try:
         load_player_class(spec)
     except ImportError as exc:
         raise ValueError(f"{spec!r} is neither a bot level ({', '.join(LEVELS)}) nor an importable "
                          f"package[:Class]: {exc}") from None
-
-
-def to_course_action(action):
-    """An engine action as the referee passes it: a tuple with tuple hexes."""
-    return tuple(tuple(x) if isinstance(x, (list, tuple)) else x for x in action)
-
-
-def from_course_action(action):
-    """A course player's action (hexes as tuples or lists) as an engine action tuple."""
-    if not isinstance(action, (list, tuple)):
-        return action
-    return tuple(tuple(x) if isinstance(x, list) else x for x in action)
 
 
 class _BotAgent:
@@ -146,22 +134,11 @@ class _BotAgent:
         pass
 
 
-class _CourseAgent:
-    def __init__(self, cls, seat):
-        self.player = cls(seat)
-
-    def act(self, state):
-        return from_course_action(self.player.action())
-
-    def after_turn(self, state, mine, theirs):
-        self.player.update(to_course_action(theirs), to_course_action(mine))
-
-
 def _agent(spec, game, seat, seed, seconds):
     if spec in LEVELS:
         return _BotAgent(spec, game, seat, seed, seconds)
     check_spec(spec, game.info.name)
-    return _CourseAgent(load_player_class(spec), seat)
+    return game_module(game.info.name, "course").CourseAgent(load_player_class(spec), seat)
 
 
 def format_game(rec: GameRecord, a: str, b: str, seats) -> str:
@@ -171,11 +148,11 @@ def format_game(rec: GameRecord, a: str, b: str, seats) -> str:
 
 
 def play_game(a: str, b: str, index: int, seed: int | None = None, seconds: float | None = None,
-              game_name: str = GAME_NAME) -> GameRecord:
-    """Play one game of ``game_name`` between specs ``a`` and ``b``; A has seat ``index % 2`` (Upper when
-    ``index`` is even in RoPaSci 360)."""
+              game_name: str | None = None) -> GameRecord:
+    """Play one game of ``game_name`` (None: the registry's first) between specs ``a`` and ``b``; A has the
+    game's seat ``index % 2``."""
     started = time.perf_counter()
-    game = load_game(game_name)
+    game = load_game(game_name or default_name())
     seats = game.info.players
     a_seat = seats[index % 2]
     b_seat = seats[1 - index % 2]
@@ -214,11 +191,8 @@ def play_game(a: str, b: str, index: int, seed: int | None = None, seconds: floa
             agents[seat].after_turn(state, actions[seat], actions.get(other))
     if result is None:
         res = state.result()
-        if game_name == GAME_NAME:
-            result, winner = res.text, res.winner
-        else:
-            winners = res.winners
-            result, winner = res.text, (winners[0] if len(winners) == 1 else None)
+        winners = res.winners
+        result, winner = res.text, (winners[0] if len(winners) == 1 else None)
     a_score = 0.5 if winner is None else (1.0 if winner == a_seat else 0.0)
     return GameRecord(index, a_seat, result, winner, len(moves), a_score, time.perf_counter() - started, moves)
 
@@ -233,8 +207,9 @@ def _context():
 
 
 def run_arena(a: str, b: str, games: int, seed: int | None = None, seconds: float | None = None,
-              workers: int | None = None, on_game=None, game_name: str = GAME_NAME) -> ArenaResult:
+              workers: int | None = None, on_game=None, game_name: str | None = None) -> ArenaResult:
     """Play ``games`` games of ``a`` against ``b``; ``on_game(record)`` is called as each one finishes."""
+    game_name = game_name or default_name()
     check_game(game_name)
     check_spec(a, game_name)
     check_spec(b, game_name)

@@ -62,6 +62,12 @@ def default_name() -> str:
     return names_in_order()[0]
 
 
+def course_games() -> list[str]:
+    """The games whose package has a ``course`` module (COMP30024-style ``Player`` classes can play them), in
+    the order of ``PACKAGES``."""
+    return [name for name in names_in_order() if game_module(name, "course") is not None]
+
+
 def game_module(name: str, part: str | None = None) -> ModuleType | None:
     """The package of game ``name`` (KeyError if unknown), or its module ``part`` (None if it has none)."""
     package = _packages().get(name)

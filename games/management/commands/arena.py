@@ -1,14 +1,15 @@
 """``manage.py arena A B [--game NAME] --games N [--seed K] [--seconds S] [--workers W] [--verbose]``: bot matches.
 
-NAME is a registered two-seat game (default ``ropasci360``). A and B are bot levels (``random``, ``greedy``,
-``strong``) or, for RoPaSci 360 only, course-style ``package[:Class]`` players. Games alternate sides (A has
-the game's first seat, Upper in RoPaSci 360, in games 1, 3, 5, ...) and run in parallel worker processes. The last
+NAME is a registered two-seat game (default: the registry's first). A and B are bot levels (``random``, ``greedy``,
+``strong``) or, for a game with a course interface (its package's ``course`` module), course-style
+``package[:Class]`` players. Games alternate sides (A has the game's first seat in games 1, 3, 5, ...) and run in parallel worker processes. The last
 line printed is ``A vs B: W-D-L score=S (95% CI lo-hi)``: W-D-L from A's side, S the mean score of A per game
 (win 1, draw 1/2), and the Wilson 95% interval. The logic lives in :mod:`games.bots.arena` (no Django).
 """
 from django.core.management.base import BaseCommand, CommandError
 
-from games.bots.arena import GAME_NAME, check_game, format_game, run_arena
+from games.bots.arena import check_game, format_game, run_arena
+from games.engine.registry import default_name
 
 
 class Command(BaseCommand):
@@ -18,8 +19,8 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("a", metavar="A", help="first player: a bot level or package[:Class]")
         parser.add_argument("b", metavar="B", help="second player: a bot level or package[:Class]")
-        parser.add_argument("--game", default=GAME_NAME, metavar="NAME",
-                            help=f"the game to play (default {GAME_NAME})")
+        parser.add_argument("--game", default=default_name(), metavar="NAME",
+                            help=f"the game to play (default {default_name()})")
         parser.add_argument("--games", type=int, default=10, help="number of games (default 10)")
         parser.add_argument("--seed", type=int, default=None, help="seed for reproducible bots")
         parser.add_argument("--seconds", type=float, default=None,
