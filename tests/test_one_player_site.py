@@ -63,13 +63,15 @@ def test_an_edited_position_is_no_preset_and_its_link_carries_it():
 
 
 @pytest.mark.parametrize("tool,hex_,expect", [
-    ("lower-p", "3,-1", lambda p: ["p", 3, -1] in p["lower"]),
-    ("upper-s", "2,0", lambda p: ["s", 2, 0] in p["upper"] and ["s", 2, 0] in p["lower"]),  # same symbol stays
-    ("upper-p", "2,0", lambda p: ["p", 2, 0] in p["upper"] and p["lower"] == []),  # another symbol is replaced
-    ("upper-r", "0,0", lambda p: p["upper"].count(["r", 0, 0]) == 2),  # tokens of one kind stack
-    ("block", "2,0", lambda p: p["block"] == [["", 2, 0]] and p["lower"] == []),
-    ("erase", "0,0", lambda p: p["upper"] == []),
-    ("erase", "9,9", lambda p: p == ONE_TOKEN),  # off the board: nothing happens
+    ("lower-p", "hex:3,-1", lambda p: ["p", 3, -1] in p["lower"]),
+    ("upper-s", "hex:2,0", lambda p: ["s", 2, 0] in p["upper"] and ["s", 2, 0] in p["lower"]),  # same symbol stays
+    ("upper-p", "hex:2,0", lambda p: ["p", 2, 0] in p["upper"] and p["lower"] == []),  # another symbol is replaced
+    ("upper-r", "hex:0,0", lambda p: p["upper"].count(["r", 0, 0]) == 2),  # tokens of one kind stack
+    ("block", "hex:2,0", lambda p: p["block"] == [["", 2, 0]] and p["lower"] == []),
+    ("erase", "hex:0,0", lambda p: p["upper"] == []),
+    ("erase", "hex:9,9", lambda p: p == ONE_TOKEN),  # off the board: nothing happens
+    ("erase", "tok:0,0", lambda p: p == ONE_TOKEN),  # not a cell's key: nothing happens
+    ("erase", "hex:" + "9" * 60, lambda p: p == ONE_TOKEN),
 ])
 def test_the_editor_places_and_erases(tool, hex_, expect):
     html = options(Client(), param_position=json.dumps(ONE_TOKEN), tool=tool, edit=hex_)
@@ -85,7 +87,7 @@ def test_the_editor_places_and_erases(tool, hex_, expect):
 ])
 def test_a_bad_position_is_named_in_the_options_and_refused_on_creation(text, message):
     client = Client()
-    html = options(client, param_position=text, tool="block", edit="1,1")
+    html = options(client, param_position=text, tool="block", edit="hex:1,1")
     assert any(message in e for e in errors(html)), errors(html)
     before = Game.objects.count()
     response = client.post(reverse("new_game"), {**PUZZLE, "param_position": text})

@@ -155,16 +155,19 @@ class GameUI:
         return []
 
     # A position editor in the lobby (none by default): the board of ``editor_board`` drawn with
-    # ``board_template``; a click on a hex (an element with ``data-r``/``data-q``) with a tool applies ``edit``.
+    # ``board_template``; a click on a cell (an element with class ``cell`` and ``data-pick="KEY"``) with a
+    # tool applies ``edit``.
     editor_param = ""  # the JSON parameter the editor changes
     editor_tools: tuple = ()  # EditorTool, the first chosen by default
+    editor_hint = ""  # how to build a position, in the game's words (shown under the editor's board)
 
     def editor_board(self, value: JSON) -> dict:
         """Board context for the edited parameter's value (which may not be a valid one yet)."""
         raise NotImplementedError
 
-    def edit(self, value: JSON, tool: str, hex_: tuple[int, int]) -> JSON:
-        """The value after using ``tool`` on ``hex_``."""
+    def edit(self, value: JSON, tool: str, place: str) -> JSON:
+        """The value after using ``tool`` on the cell whose ``data-pick`` key is ``place`` (any string a
+        request sent: the value as it was if it names no cell)."""
         raise NotImplementedError
 
 

@@ -203,6 +203,8 @@ class UI(GameUI):
     # --- the position editor -----------------------------------------------------------------------------
     editor_param = "position"
     editor_tools = TOOLS
+    editor_hint = ("Choose what to place, then click hexes (or Tab to a hex and press Enter). Tokens of one kind "
+                   "stack; Erase clears a hex.")
 
     def editor_board(self, value) -> dict:
         value = value if isinstance(value, dict) else {}
@@ -214,9 +216,11 @@ class UI(GameUI):
         board["editor"] = True
         return board
 
-    def edit(self, value, tool: str, hex_: tuple[int, int]):
+    def edit(self, value, tool: str, place: str):
         """Place a token (tokens of one symbol stack; another symbol's are replaced), a block (replacing what is
-        there) or erase the hex. Off-board hexes and malformed values are left as they are."""
+        there) or erase the hex ``place`` (its cell's key, ``hex:r,q``). Off-board hexes and malformed values
+        are left as they are."""
+        hex_ = _hex_of(place)
         if (not isinstance(value, dict) or hex_ not in INDEX
                 or not all(isinstance(value.get(k, []), list) for k in ("upper", "lower", "block"))):
             return value
@@ -236,3 +240,13 @@ class UI(GameUI):
             out[other] += [e for e in value.get(other, []) if isinstance(e, list) and len(e) == 3
                            and tuple(e[1:]) == hex_ and e[0] == sym]
         return out
+
+
+def _hex_of(place: str) -> tuple[int, int] | None:
+    """The hex of an editor cell's key ``hex:r,q``; None for anything else."""
+    kind, _, rest = place.partition(":")
+    try:
+        r, q = (int(v) for v in rest.split(","))
+    except ValueError:
+        return None
+    return (r, q) if kind == "hex" else None

@@ -82,7 +82,7 @@ class NewGameForm(forms.Form):
 
     def _prepare_initial(self, ui) -> None:
         """An unbound form (the lobby from a link, or its options swapped in): JSON options parsed, a chosen
-        preset's options filled in (unless given), and an editor click (``edit=r,q`` with ``tool``) applied."""
+        preset's options filled in (unless given), and an editor click (``edit=KEY`` with ``tool``) applied."""
         initial = self.initial = dict(self.initial)
         for param in self.params:
             key = f"param_{param.name}"
@@ -97,13 +97,10 @@ class NewGameForm(forms.Form):
                 initial.setdefault(f"param_{name}", value)
         key = f"param_{ui.editor_param}"
         tools = {t.name for t in ui.editor_tools}
-        if ui.editor_param and initial.get("tool") in tools and key in initial:
-            try:
-                r, q = (int(v) for v in str(initial.get("edit", "")).split(","))
-            except ValueError:
-                return
-            if abs(r) < 100 and abs(q) < 100 and not isinstance(initial[key], InvalidJSONInput):
-                initial[key] = ui.edit(initial[key], initial["tool"], (r, q))
+        place = str(initial.get("edit", ""))[:64]
+        if ui.editor_param and initial.get("tool") in tools and key in initial and place:
+            if not isinstance(initial[key], InvalidJSONInput):
+                initial[key] = ui.edit(initial[key], initial["tool"], place)
 
     def _game_from(self, source):
         """The game with the given options where they are valid (else its defaults, and ``params_error``
@@ -185,6 +182,7 @@ class NewGameForm(forms.Form):
         except (TypeError, ValueError, KeyError, IndexError, AttributeError):
             board = self.ui.editor_board(self.current_params().get(self.ui.editor_param))
         return {"tools": tools, "tool": chosen if chosen in {t.name for t in tools} else tools[0].name,
+                "hint": self.ui.editor_hint,
                 "board": board, "template": self.ui.board_template, "stylesheet": self.ui.stylesheet,
                 "json": json.dumps(value, separators=(",", ":"))}
 

@@ -298,7 +298,7 @@
   function applyBoardView() {
     var board = boardEl();
     if (!board) return;
-    // The server draws Upper on top (or turned, for ?flip=1); turn it here when the viewer wants otherwise.
+    // The server draws the first seat on top (or turned, for ?flip=1); turn it here when the viewer wants otherwise.
     var turned = flipped !== board.classList.contains("flipped");
     if (!board.hasAttribute("data-turnable")) turned = false; // drawn turned by the server (?flip=1) only
     if (turned && !board.dataset.origins) {

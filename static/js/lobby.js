@@ -1,52 +1,47 @@
 /* ropasci lobby: the position editor of games that have one. Game-agnostic and rule-free: a click (or Enter
- * or Space) on a hex of the editor's board sends "edit=r,q" with the chosen tool to the server, which returns
- * the options with the position changed and drawn again; a file chosen with "Load a file" is put in the
- * position's text box as it is, for the server to check.
+ * or Space) on a cell of the editor's board (an element with class "cell" and data-pick="KEY", drawn by the
+ * game) sends "edit=KEY" with the chosen tool to the server, which returns the options with the position
+ * changed and drawn again; a file chosen with "Load a file" is put in the position's text box as it is, for
+ * the server to check.
  */
 (function () {
   "use strict";
 
-  var lastPick = null; // "r,q" of the hex last clicked, to give it focus again after the swap
+  var lastPick = null; // the key of the cell last clicked, to give it focus again after the swap
 
   function cellsOf(root) {
-    return Array.prototype.slice.call((root || document).querySelectorAll("#position-editor .cell[data-r]"));
+    return Array.prototype.slice.call((root || document).querySelectorAll("#position-editor .cell[data-pick]"));
   }
 
   function prepare() {
     cellsOf().forEach(function (cell) {
       cell.setAttribute("tabindex", "0");
       cell.setAttribute("role", "button");
-      if (lastPick === cell.dataset.r + "," + cell.dataset.q) cell.focus();
+      if (lastPick === cell.dataset.pick) cell.focus();
     });
   }
 
   function pick(cell) {
     var input = document.getElementById("editor-edit");
     if (!input || !window.htmx) return;
-    lastPick = cell.dataset.r + "," + cell.dataset.q;
+    lastPick = cell.dataset.pick;
     input.value = lastPick;
     window.htmx.trigger(input, "edit");
   }
 
-  function hexAt(target) {
-    var el = target.closest ? target.closest("#position-editor [data-r]") : null;
-    if (!el) return null;
-    // A token stands on a hex: the hex's cell is the one with the same coordinates.
-    var cell = el.classList.contains("cell") ? el : null;
-    if (!cell) {
-      cellsOf().forEach(function (c) { if (c.dataset.r === el.dataset.r && c.dataset.q === el.dataset.q) cell = c; });
-    }
-    return cell;
+  /** The editor's cell under a click (pieces drawn on a cell let clicks through to it: see site.css). */
+  function cellAt(target) {
+    return target.closest ? target.closest("#position-editor .cell[data-pick]") : null;
   }
 
   document.addEventListener("click", function (e) {
-    var cell = hexAt(e.target);
+    var cell = cellAt(e.target);
     if (cell) { e.preventDefault(); pick(cell); }
   });
 
   document.addEventListener("keydown", function (e) {
     if (e.key !== "Enter" && e.key !== " ") return;
-    var cell = hexAt(e.target);
+    var cell = cellAt(e.target);
     if (cell) { e.preventDefault(); pick(cell); }
   });
 
