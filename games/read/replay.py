@@ -20,7 +20,6 @@ Every game through its UI adapter (``games.engine.ui``); viewers see positions a
 from __future__ import annotations
 
 import logging
-import os
 import textwrap
 
 from django.contrib import messages
@@ -472,10 +471,6 @@ def preview_svg(request, game_id):
 
 
 # --- import -----------------------------------------------------------------------------------------
-
-def site_url() -> str:
-    return os.environ.get("SITE_URL", "http://127.0.0.1:8000").strip().rstrip("/") or "http://127.0.0.1:8000"
-
 
 # Room for the form's other fields and the multipart framing around a file at the limit.
 MAX_REQUEST = 2 * importer.MAX_BYTES + 64 * 1024
