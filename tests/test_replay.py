@@ -11,7 +11,7 @@ from django.test import Client
 
 from games.api import endpoints as api
 from games.play import importer, services
-from games.read import replay
+from games.web import imports, previews
 from games.models import Game
 
 from tests.test_import import FIXTURES, SMALL_LOG, needs_fixtures
@@ -133,7 +133,7 @@ def test_open_graph_and_twitter_tags(client, game):
     assert meta["og:url"] == f"http://testserver/games/{game.id}/replay?turn=5"
     assert meta["og:description"] == meta["twitter:description"]
     assert "log ends after 7 turns (unfinished)" in meta["og:description"]
-    if replay.preview_available():
+    if previews.preview_available():
         assert meta["og:image"] == f"http://testserver/games/{game.id}/preview.png?turn=5"
         assert meta["twitter:card"] == "summary_large_image"
         assert meta["og:image:width"] == "1200"
@@ -169,7 +169,7 @@ def test_preview_svg_is_well_formed(client, game):
 
 
 def test_preview_png(client, game):
-    if not replay.preview_available():
+    if not previews.preview_available():
         response = client.get(f"/games/{game.id}/preview.png?turn=3")
         assert response.status_code == 503
         pytest.skip("CairoSVG cannot load libcairo2 here: the PNG preview degrades to a 503")
@@ -260,7 +260,7 @@ def test_bad_uploads_get_a_clear_error_and_store_nothing(client, db, payload, st
 
 
 def test_oversized_request_is_refused_before_parsing(client, db):
-    body = b"x" * (replay.MAX_REQUEST + 10)
+    body = b"x" * (imports.MAX_REQUEST + 10)
     response = client.generic("POST", "/import", body, content_type="multipart/form-data; boundary=zzz")
     assert response.status_code == 413
     assert Game.objects.count() == 0

@@ -1,8 +1,7 @@
 from django.urls import path
 
-from games.read import analysis, replay
 from games.api import endpoints as api
-from games.web import replaygif, views
+from games.web import analysis, imports, previews, replay, replaygif, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -15,10 +14,9 @@ urlpatterns = [
     path("games/<str:game_id>/resign", views.resign, name="resign"),
     path("games/<str:game_id>/hint", views.hint, name="hint"),
     path("library/<str:name>", views.library, name="library"),
-    path("games/<str:game_id>/replay", replay.replay_page, name="replay"),
     path("api/games", api.create, name="api_games"),
     path("api/games/<str:game_id>", api.detail, name="api_game"),
     path("api/games/<str:game_id>/actions", api.actions, name="api_actions"),
     path("api/games/<str:game_id>/resign", api.resign, name="api_resign"),
     path("api/games/<str:game_id>/log.txt", api.log_txt, name="log_txt"),
-] + replay.urlpatterns + analysis.urlpatterns + replaygif.urlpatterns
+] + replay.urlpatterns + previews.urlpatterns + imports.urlpatterns + analysis.urlpatterns + replaygif.urlpatterns
