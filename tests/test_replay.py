@@ -223,6 +223,17 @@ def test_home_links_the_import_page(client, db):
     assert 'enctype="multipart/form-data"' in response.content.decode()
 
 
+def test_the_import_page_lists_every_game_with_a_log_format(client, db):
+    from django.utils.html import escape
+    from games.engine import game_module, load_game, registered_names
+    html = client.get("/import").content.decode()
+    with_logs = [name for name in registered_names() if game_module(name, "logs") is not None]
+    assert with_logs
+    for name in with_logs:
+        assert load_game(name).info.title in html
+        assert f"<code>{escape(game_module(name, 'logs').EXAMPLE)}</code>" in html
+
+
 def test_upload_imports_and_redirects_to_the_replay(client, db):
     upload = SimpleUploadedFile("carol-vs-dave.txt", BATTLE_LOG.encode(), content_type="text/plain")
     response = client.post("/import", {"log": upload, "upper": "", "lower": ""})

@@ -1,12 +1,21 @@
 """The import page, ``/import``: upload (or paste) a game log and see its replay (``manage.py importlog`` does
-the same from a shell; both through ``games/play/importer.py``)."""
+the same from a shell; both through ``games/play/importer.py``).
+
+The page lists the log formats it reads from the registry: every game whose package has a ``logs`` module,
+by the game's title, with the format's ``EXAMPLE`` line and ``NOTE`` (both optional).
+"""
 from __future__ import annotations
+
+from functools import lru_cache
 
 from django.contrib import messages
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
 from django.views.decorators.http import require_http_methods
 
+from games.engine import game_module, load_game
+from games.engine.registry import names_in_order
+from games.engine.ui import ui_for
 from games.models import Game
 from games.play import importer
 
@@ -14,9 +23,33 @@ from games.play import importer
 MAX_REQUEST = 2 * importer.MAX_BYTES + 64 * 1024
 
 
+@lru_cache(maxsize=1)
+def log_formats() -> tuple[dict, ...]:
+    """The games whose logs can be imported, in the registry's order: title, example line, note, and the
+    names of the first two seats (the form names two players)."""
+    found = []
+    for name in names_in_order():
+        logs = game_module(name, "logs")
+        if logs is None:
+            continue
+        game = load_game(name)
+        ui = ui_for(game)
+        found.append({"title": game.info.title, "example": getattr(logs, "EXAMPLE", ""),
+                      "note": getattr(logs, "NOTE", ""),
+                      "seats": [ui.seat_name(side) for side in game.info.players[:2]]})
+    return tuple(found)
+
+
+def _page_context() -> dict:
+    formats = log_formats()
+    return {"limit_kib": importer.MAX_BYTES // 1024, "error": "", "values": {}, "formats": formats,
+            "first_seats": ", ".join(f["seats"][0] for f in formats),
+            "second_seats": ", ".join(f["seats"][-1] for f in formats)}
+
+
 @require_http_methods(["GET", "HEAD", "POST"])
 def import_page(request):
-    context = {"limit_kib": importer.MAX_BYTES // 1024, "error": "", "values": {}}
+    context = _page_context()
     status = 200
     if request.method == "POST":
         try:
