@@ -74,6 +74,8 @@ SECRET_KEY = os.environ.get("SECRET_KEY", "").strip() or stored_secret_key(
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+# Base of the links printed outside a request (``manage.py importlog``), without a trailing slash.
+SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").strip().rstrip("/") or "http://127.0.0.1:8000"
 
 INSTALLED_APPS = [
     "daphne",

@@ -399,7 +399,7 @@ def test_through_the_site_a_game_is_played_rendered_replayed_exported_and_inspec
     # Share previews: the SVG always, the PNG where CairoSVG can run.
     response = spectator.get(reverse("preview_svg", args=[game_id]), {"turn": game.turn})
     assert response.status_code == 200 and b'id="board"' in response.content
-    from games.read.replay import preview_available
+    from games.web.previews import preview_available
     if preview_available():
         response = spectator.get(reverse("preview_png", args=[game_id]), {"turn": max(0, game.turn - 1)})
         assert response.status_code == 200 and response.content.startswith(b"\x89PNG")

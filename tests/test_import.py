@@ -135,8 +135,8 @@ def test_hex_notation_is_read_and_written_as_r_q():
 
 @needs_fixtures
 @pytest.mark.django_db
-def test_importlog_command_on_every_fixture(monkeypatch):
-    monkeypatch.delenv("SITE_URL", raising=False)
+def test_importlog_command_on_every_fixture(settings):
+    settings.SITE_URL = "http://127.0.0.1:8000"
     for name in fixture_names():
         out = io.StringIO()
         call_command("importlog", str(FIXTURES / name), stdout=out)
@@ -275,8 +275,8 @@ def small_log(tmp_path):
 
 
 @pytest.mark.django_db
-def test_importlog_prints_the_replay_link_last(small_log, monkeypatch):
-    monkeypatch.delenv("SITE_URL", raising=False)
+def test_importlog_prints_the_replay_link_last(small_log, settings):
+    settings.SITE_URL = "http://127.0.0.1:8000"
     out = io.StringIO()
     call_command("importlog", str(small_log), stdout=out)
     lines = out.getvalue().splitlines()
@@ -289,14 +289,20 @@ def test_importlog_prints_the_replay_link_last(small_log, monkeypatch):
 
 
 @pytest.mark.django_db
-def test_importlog_uses_site_url_and_names(small_log, monkeypatch):
-    monkeypatch.setenv("SITE_URL", "https://ropasci.example/")
+def test_importlog_uses_site_url_and_names(small_log, settings):
+    settings.SITE_URL = "https://ropasci.example"
     out = io.StringIO()
     call_command("importlog", str(small_log), "--upper", "Ann", "--lower", "Ben", stdout=out)
     m = LAST_LINE.match(out.getvalue().splitlines()[-1])
     assert m.group("url") == f"https://ropasci.example/games/{m.group('id')}/replay"
     game = Game.objects.get(pk=m.group("id"))
     assert {s.side: s.display_name for s in game.seats.all()} == {"upper": "Ann", "lower": "Ben"}
+
+
+def test_site_url_comes_from_the_environment():
+    from tests.test_foundation import settings_json
+    assert settings_json("s.SITE_URL", SITE_URL=" https://ropasci.example/ ") == "https://ropasci.example"
+    assert settings_json("s.SITE_URL", SITE_URL=" ") == "http://127.0.0.1:8000"
 
 
 @pytest.mark.django_db

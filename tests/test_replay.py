@@ -11,7 +11,7 @@ from django.test import Client
 
 from games.api import payloads
 from games.play import importer, services
-from games.read import replay
+from games.web import imports, previews
 from games.models import Game
 
 from tests.test_import import FIXTURES, SMALL_LOG, needs_fixtures
@@ -133,7 +133,7 @@ def test_open_graph_and_twitter_tags(client, game):
     assert meta["og:url"] == f"http://testserver/games/{game.id}/replay?turn=5"
     assert meta["og:description"] == meta["twitter:description"]
     assert "log ends after 7 turns (unfinished)" in meta["og:description"]
-    if replay.preview_available():
+    if previews.preview_available():
         assert meta["og:image"] == f"http://testserver/games/{game.id}/preview.png?turn=5"
         assert meta["twitter:card"] == "summary_large_image"
         assert meta["og:image:width"] == "1200"
@@ -169,7 +169,7 @@ def test_preview_svg_is_well_formed(client, game):
 
 
 def test_preview_png(client, game):
-    if not replay.preview_available():
+    if not previews.preview_available():
         response = client.get(f"/games/{game.id}/preview.png?turn=3")
         assert response.status_code == 503
         pytest.skip("CairoSVG cannot load libcairo2 here: the PNG preview degrades to a 503")
@@ -223,6 +223,17 @@ def test_home_links_the_import_page(client, db):
     assert 'enctype="multipart/form-data"' in response.content.decode()
 
 
+def test_the_import_page_lists_every_game_with_a_log_format(client, db):
+    from django.utils.html import escape
+    from games.engine import game_module, load_game, registered_names
+    html = client.get("/import").content.decode()
+    with_logs = [name for name in registered_names() if game_module(name, "logs") is not None]
+    assert with_logs
+    for name in with_logs:
+        assert load_game(name).info.title in html
+        assert f"<code>{escape(game_module(name, 'logs').EXAMPLE)}</code>" in html
+
+
 def test_upload_imports_and_redirects_to_the_replay(client, db):
     upload = SimpleUploadedFile("carol-vs-dave.txt", BATTLE_LOG.encode(), content_type="text/plain")
     response = client.post("/import", {"log": upload, "upper": "", "lower": ""})
@@ -260,7 +271,7 @@ def test_bad_uploads_get_a_clear_error_and_store_nothing(client, db, payload, st
 
 
 def test_oversized_request_is_refused_before_parsing(client, db):
-    body = b"x" * (replay.MAX_REQUEST + 10)
+    body = b"x" * (imports.MAX_REQUEST + 10)
     response = client.generic("POST", "/import", body, content_type="multipart/form-data; boundary=zzz")
     assert response.status_code == 413
     assert Game.objects.count() == 0

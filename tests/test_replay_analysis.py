@@ -16,9 +16,9 @@ from django.core.cache import cache
 from django.test import Client
 from PIL import Image
 
-from games.read import analysis, replay
+from games.read import analysis
 from games.play import importer, services
-from games.web import replaygif
+from games.web import previews, replaygif
 from games.bots import make_bot, strong
 from games.bots.analysis import actual_actions
 from games.engine import load_game, registered_names
@@ -196,7 +196,7 @@ def test_the_replay_page_offers_analysis_and_the_gif(game):
     assert re.search(r'<input type="hidden" name="turn" value="3" id="analysis-turn">', html)
     assert f'hx-get="/games/{game.id}/replay/analysis"' in html
     assert "Analyse the whole game" in html
-    if replay.preview_available():
+    if previews.preview_available():
         assert f'href="/games/{game.id}/replay.gif"' in html and "Download as GIF" in html
 
 
@@ -232,7 +232,7 @@ def test_cache_keys_follow_the_history_not_the_game():
 
 # --- the GIF ----------------------------------------------------------------------------------------
 
-needs_cairo = pytest.mark.skipif(not replay.preview_available(), reason="CairoSVG needs libcairo2")
+needs_cairo = pytest.mark.skipif(not previews.preview_available(), reason="CairoSVG needs libcairo2")
 
 
 @needs_cairo
@@ -244,7 +244,7 @@ def test_the_gif_decodes_with_a_frame_per_turn_the_size_of_the_preview(game):
     assert gif.format == "GIF" and gif.n_frames == game.turn + 1
     assert gif.info.get("loop") == 0
     preview = Image.open(io.BytesIO(client.get(f"/games/{game.id}/preview.png?turn=0").content))
-    assert gif.size == preview.size == replay.PREVIEW_SIZE
+    assert gif.size == preview.size == previews.PREVIEW_SIZE
     # The first frame is the preview of turn 0 (up to the GIF's palette).
     first = gif.convert("RGB")
     small = (120, 63)
@@ -274,10 +274,10 @@ def test_long_games_are_sampled_evenly():
 
 def test_the_gif_is_a_503_when_it_cannot_be_drawn(game, monkeypatch):
     client = Client()
-    monkeypatch.setattr(replay, "_cairosvg_ok", False)
+    monkeypatch.setattr(previews, "_cairosvg_ok", False)
     response = client.get(f"/games/{game.id}/replay.gif")
     assert response.status_code == 503 and b"not available" in response.content
-    monkeypatch.setattr(replay, "_cairosvg_ok", True)
+    monkeypatch.setattr(previews, "_cairosvg_ok", True)
 
     async def broken(game, flipped=False):
         raise RuntimeError("the rasteriser fell over")

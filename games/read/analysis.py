@@ -3,12 +3,8 @@ strategy over its candidate actions), the value of the position and what each si
 away; and the value over the whole game as a chart. Computed on demand in the bot workers
 (:func:`games.bots.analysis.analyse_positions`), cached per position in Django's cache.
 
-Routes (``urlpatterns``, added to the site's by ``games/web/urls.py``):
-
-    /games/<id>/replay/analysis?turn=N[&format=json]      the position after N turns (an htmx fragment;
-                                                           a page without htmx; JSON with format=json)
-    /games/<id>/replay/analysis/game[?turn=N&format=json]  the value after every turn: a chart and the
-                                                           biggest slips (a quicker analysis per position)
+The pages and their routes are ``games/web/analysis.py``; this module submits the work, caches the
+answers and turns them into the templates' contexts.
 
 Game-agnostic: a game offers analysis when it has perfect information and its ``bots`` module defines
 ``analyse`` (see ``docs/bots.md``). Only for games that are over: the analysis of a game in play would
@@ -27,21 +23,14 @@ import logging
 import threading
 from concurrent.futures import Future
 
-from asgiref.sync import sync_to_async
 from django.core.cache import cache
-from django.http import HttpResponse, JsonResponse
-from django.shortcuts import render
-from django.template.loader import render_to_string
-from django.urls import path, reverse
-from django.views.decorators.http import require_safe
 
-from games.read import replay
-from games.play import services
 from games.bots import pool
 from games.bots.analysis import analyse_positions, analyser
-from games.models import Game
 from games.engine.ui import ui_for
-from games.play import turnlog
+from games.models import Game
+from games.play import services, turnlog
+from games.read import replay
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +50,8 @@ _lock = threading.Lock()
 
 
 class Refused(Exception):
+    """Why an analysis is not given, with the HTTP status the pages answer with."""
+
     def __init__(self, status: int, message: str):
         super().__init__(message)
         self.status, self.message = status, message
@@ -80,28 +71,18 @@ def page_context(game: Game) -> dict:
             "note": "" if game.is_over else "Analysis opens when the game is over: it would advise its players."}
 
 
-def _check(game: Game) -> None:
+def finished_game(game_id: str) -> Game:
+    """The game to analyse; Refused if there is none, its game offers no analysis, or it is not over."""
+    try:
+        game = services.get_game(game_id)
+    except services.NotFound:
+        raise Refused(404, f"there is no game {game_id[:40]!r}") from None
     engine = services.engine_for(game)
     if not offered(engine):
         raise Refused(404, f"{engine.info.title} has no analysis")
     if not game.is_over:
         raise Refused(409, "analysis opens when the game is over (it would advise its players)")
-
-
-def _turn(raw: str | None, game: Game) -> int:
-    if raw is None or raw.strip() == "":
-        raise Refused(400, "say which position to analyse: ?turn=N (0 is the start)")
-    raw = raw.strip()
-    if len(raw) > 9 or not raw.lstrip("-").isdigit():
-        raise Refused(400, f"turn must be a whole number from 0 to {game.turn}")
-    n = int(raw)
-    if not 0 <= n <= game.turn:
-        raise Refused(404, f"there is no position after turn {n}: the game has {game.turn} turns")
-    return n
-
-
-def _records(game: Game) -> list[dict]:
-    return turnlog.records(game)
+    return game
 
 
 def cache_keys(game: Game, records: list[dict], positions, seconds: float) -> dict[int, str]:
@@ -149,20 +130,18 @@ def submit(kind: str, params: dict, records: list[dict], positions: list[int], s
     return future
 
 
-def _load(game_id: str, raw_turn: str | None, whole: bool):
-    try:
-        game = services.get_game(game_id)
-    except services.NotFound:
-        raise Refused(404, f"there is no game {game_id[:40]!r}") from None
-    _check(game)
-    n = _turn(raw_turn, game) if not whole or raw_turn not in (None, "") else game.turn
-    records = _records(game)
+def plan(game: Game, n: int, whole: bool) -> tuple[list[dict], dict[int, str], float]:
+    """What to analyse: the turn records, the cache key of each position wanted (``n``, or every one for
+    the whole game) and the budget per position."""
+    records = turnlog.records(game)
     positions = list(range(game.turn + 1)) if whole else [n]
     seconds = GAME_SECONDS if whole else POSITION_SECONDS
-    return game, n, records, cache_keys(game, records, positions, seconds), seconds
+    return records, cache_keys(game, records, positions, seconds), seconds
 
 
-async def _position(game: Game, n: int, records, keys, seconds) -> tuple[dict, bool]:
+async def position(game: Game, n: int, records, keys, seconds) -> tuple[dict, bool]:
+    """The analysis of the position after turn ``n`` and whether it came from the cache; Refused (503)
+    when the bots are busy or it fails."""
     result = await cache.aget(keys[n])
     if result is not None:
         return result, True
@@ -177,7 +156,7 @@ async def _position(game: Game, n: int, records, keys, seconds) -> tuple[dict, b
     return results[0], False
 
 
-async def _whole_game(game: Game, records, keys, seconds) -> tuple[dict[int, dict], int]:
+async def whole_game(game: Game, records, keys, seconds) -> tuple[dict[int, dict], int]:
     """Every position's (quick) analysis; those still missing when the wait ends are left out."""
     found = await cache.aget_many(list(keys.values()))
     results = {n: found[k] for n, k in keys.items() if k in found}
@@ -319,114 +298,3 @@ def chart_context(game: Game, results: dict[int, dict], missing: int, current: i
             "turns": game.turn, "missing": missing, "analysed": len(points), "sides": sides,
             "slip": SLIP, "seconds": GAME_SECONDS,
             "final": signed(points[-1][1]) if points else ""}
-
-
-# --- views ----------------------------------------------------------------------------------------------
-
-def _is_htmx(request) -> bool:
-    return request.headers.get("HX-Request") == "true"
-
-
-def _wants_json(request) -> bool:
-    return request.GET.get("format") == "json"
-
-
-def _refused(request, exc: Refused, *, target: str, game: Game | None = None) -> HttpResponse:
-    if _wants_json(request):
-        return JsonResponse({"error": exc.message}, status=exc.status)
-    context = {"error": exc.message, "target": target}
-    if _is_htmx(request):
-        response = HttpResponse(render_to_string("games/replay_analysis_error.html", context, request),
-                                status=exc.status)
-    else:
-        context.update(_page_extra(game))
-        response = render(request, "games/replay_analysis_page.html", context, status=exc.status)
-    if exc.status == 503:
-        response["Retry-After"] = "10"
-    return response
-
-
-def _page_extra(game: Game | None) -> dict:
-    if game is None:
-        return {"game": None}
-    names = replay.seat_names(game)
-    ui = ui_for(services.engine_for(game))
-    return {"game": game, "ui": ui, "players_title": " vs ".join(names[s] for s in ui.game.info.players),
-            "title": ui.game.info.title, "replay_url": reverse("replay", args=[game.id])}
-
-
-def _render_position(request, game: Game, n: int, result: dict, hit: bool) -> HttpResponse:
-    context = {"a": position_context(game, n, result), "game": game}
-    template = "games/replay_analysis.html"
-    if _is_htmx(request):
-        response = render(request, template, context)
-    else:
-        context.update(_page_extra(game), fragment=template, n=n)
-        response = render(request, "games/replay_analysis_page.html", context)
-    response["X-Analysis-Cache"] = "hit" if hit else "miss"
-    return response
-
-
-def _render_chart(request, game: Game, n: int, results: dict, missing: int) -> HttpResponse:
-    context = {"c": chart_context(game, results, missing, n), "game": game,
-               "replay_url": reverse("replay", args=[game.id])}
-    template = "games/replay_analysis_chart.html"
-    if _is_htmx(request):
-        return render(request, template, context)
-    context.update(_page_extra(game), fragment=template, n=n)
-    return render(request, "games/replay_analysis_page.html", context)
-
-
-def _game_or_none(game_id: str) -> Game | None:
-    try:
-        return services.get_game(game_id)
-    except services.NotFound:
-        return None
-
-
-def _refused_page(request, game_id: str, game: Game | None, exc: Refused, target: str) -> HttpResponse:
-    return _refused(request, exc, target=target, game=game or _game_or_none(game_id))
-
-
-@require_safe
-async def position_view(request, game_id: str):
-    """The analysis of the position after ``?turn=N``."""
-    game = None
-    try:
-        game, n, records, keys, seconds = await sync_to_async(_load)(game_id, request.GET.get("turn"), False)
-        result, hit = await _position(game, n, records, keys, seconds)
-    except Refused as exc:
-        return await sync_to_async(_refused_page)(request, game_id, game, exc, "analysis")
-    if _wants_json(request):
-        response = JsonResponse({"game": game.id, "turn": n, "seconds": seconds, "cached": hit, **result})
-        response["X-Analysis-Cache"] = "hit" if hit else "miss"
-        return response
-    return await sync_to_async(_render_position)(request, game, n, result, hit)
-
-
-@require_safe
-async def game_view(request, game_id: str):
-    """The value after every turn (a quicker analysis per position) as a chart, and the biggest slips."""
-    game = None
-    try:
-        game, n, records, keys, seconds = await sync_to_async(_load)(game_id, request.GET.get("turn"), True)
-        results, missing = await _whole_game(game, records, keys, seconds)
-        if missing and len(results) == 0:
-            raise Refused(503, "the bots are busy: ask again in a moment")
-    except Refused as exc:
-        return await sync_to_async(_refused_page)(request, game_id, game, exc, "analysis-chart")
-    if _wants_json(request):
-        players = list(services.engine_for(game).info.players)
-        return JsonResponse({
-            "game": game.id, "seconds": seconds, "turns": game.turn, "missing": missing,
-            "values": [results[k]["value"] if k in results else None for k in range(game.turn + 1)],
-            "gave_away": {seat: [((results.get(k) or {}).get("actual") or {}).get(seat, {}).get("gave_away")
-                                 for k in range(game.turn)] for seat in players},
-        })
-    return await sync_to_async(_render_chart)(request, game, n, results, missing)
-
-
-urlpatterns = [
-    path("games/<str:game_id>/replay/analysis", position_view, name="replay_analysis"),
-    path("games/<str:game_id>/replay/analysis/game", game_view, name="replay_analysis_game"),
-]

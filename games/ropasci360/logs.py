@@ -13,6 +13,7 @@ from .rules import GAME, SIDES
 
 TITLE = "COMP30024 referee log (RoPaSci 360)"
 EXAMPLE = "turn 1: upper: THROW symbol r to (4, 0)"
+NOTE = "hexes as (r, q) or Hex(r=R, q=Q)."  # for the import page
 
 _TURN_LINE = re.compile(r"^turn\s+(\d+)\s*:\s*(upper|lower)\s*:\s*(.*?)\s*$")
 _RESULT_LINE = re.compile(r"^(winner: (?:upper|lower)|draw: .+?)\s*$")

@@ -1,6 +1,6 @@
 """A replay as an animated GIF: ``GET /games/<id>/replay.gif[?flip=1]``, for any game.
 
-Each frame is the share preview's picture of a position (``replay.preview_svg_text``: the game's own board
+Each frame is the share preview's picture of a position (``previews.preview_svg_text``: the game's own board
 SVG, the flattened board stylesheet of ``games.web.previewcss``, the players and the turn), as a spectator sees
 it (``observation(None)``: hidden information stays hidden). At most ``MAX_FRAMES`` frames (a longer game is
 sampled evenly, the first and last position always in); the last frame is held longer; the GIF loops.
@@ -23,11 +23,12 @@ from django.http import HttpResponse
 from django.urls import path
 from django.views.decorators.http import require_safe
 
-from games.web import gifs
-from games.read import replay
-from games.play import services
 from games.bots import pool
 from games.models import Game
+from games.play import services
+from games.read import replay
+from games.web import gifs, previews
+from games.web.replayparams import flip_param
 
 log = logging.getLogger(__name__)
 
@@ -75,7 +76,7 @@ class _Frames:
         for n in ns:
             pos = replay.position(self.game, n, self.observations[n], self.turns[n - 1] if n else None, self.names,
                                   flipped=self.flipped, before=self.observations[n - 1] if n else None)
-            out.append(replay.preview_svg_text(self.game, n, self.flipped, pos=pos, names=self.names))
+            out.append(previews.preview_svg_text(self.game, n, self.flipped, pos=pos, names=self.names))
         return out
 
 
@@ -84,7 +85,7 @@ async def draw(game: Game, flipped: bool = False) -> bytes:
     while the last one is drawn)."""
     ns = frame_turns(game.turn)
     frames = await sync_to_async(_Frames)(game, flipped)
-    width, height = replay.PREVIEW_SIZE
+    width, height = previews.PREVIEW_SIZE
     pngs: list[bytes] = []
     drawing = None
     for i in range(0, len(ns), CHUNK):
@@ -103,9 +104,9 @@ async def replay_gif(request, game_id: str):
         game = await sync_to_async(services.get_game)(game_id)
     except services.NotFound:
         return _text(f"There is no game {game_id[:40]!r}.", 404)
-    if not replay.preview_available():
+    if not previews.preview_available():
         return _text("Animations are not available on this server (CairoSVG needs libcairo2).", 503)
-    flipped = replay._flip_param(request)
+    flipped = flip_param(request)
     key = f"ropasci:gif:v{VERSION}:{game.id}:{game.turn}:{game.status}:{int(flipped)}"
     body = await cache.aget(key)
     if body is None:

@@ -1,7 +1,6 @@
 from django.urls import path
 
-from games.read import analysis, replay
-from games.web import replaygif, views
+from games.web import analysis, imports, previews, replay, replaygif, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -14,5 +13,4 @@ urlpatterns = [
     path("games/<str:game_id>/resign", views.resign, name="resign"),
     path("games/<str:game_id>/hint", views.hint, name="hint"),
     path("library/<str:name>", views.library, name="library"),
-    path("games/<str:game_id>/replay", replay.replay_page, name="replay"),
-] + replay.urlpatterns + analysis.urlpatterns + replaygif.urlpatterns
+] + replay.urlpatterns + previews.urlpatterns + imports.urlpatterns + analysis.urlpatterns + replaygif.urlpatterns

@@ -9,12 +9,13 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 
-from games.read import hints, presenters, replay
+from games.read import hints, presenters
 from games.guard import ratelimit, safejson
 from games.play import seatsession, services, signals
 from games.bots import LEVEL_WORDS, levels_for
 from games.engine import load_game, registered_names
 from games.web.forms import ME, NewGameForm
+from games.web.previews import share_meta
 from games.models import Game
 from games.engine.ui import ui_for
 
@@ -143,7 +144,7 @@ def game_page(request: HttpRequest, game_id: str) -> HttpResponse:
     flipped = request.GET.get("flip") == "1"
     ctx = presenters.game_context(game, side, flipped=flipped, request=request)
     ctx.update({"oob": False, "flipped": flipped, "server_now": timezone.now().isoformat(),
-                "share": replay.share_meta(request, game, page_url=game.get_absolute_url())})
+                "share": share_meta(request, game, page_url=game.get_absolute_url())})
     return render(request, "games/game.html", ctx)
 
 

@@ -1,12 +1,14 @@
 """``manage.py importlog FILE``: store a game log (a COMP30024 referee log of any game) as an imported game.
 
 Prints what it noticed, then as its last line ``imported game ID: REPLAY_URL`` (REPLAY_URL is absolute,
-on the env ``SITE_URL``, default ``http://127.0.0.1:8000``). ``FILE`` may be ``-`` for standard input.
+on ``settings.SITE_URL``: the env ``SITE_URL``, default ``http://127.0.0.1:8000``). ``FILE`` may be ``-``
+for standard input.
 A file that cannot be read stores nothing and exits 1 with the reason (and the line at fault).
 """
 import sys
 from pathlib import Path
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.urls import reverse
 
@@ -49,5 +51,5 @@ class Command(BaseCommand):
             self.stdout.write(f"{file}: {message}")
         self.stdout.write(f"{file}: {game.turn} of {done.log_turns} turns imported; "
                           f"{replay.outcome_line(game)}")
-        base = (site_url or replay.site_url()).rstrip("/")
+        base = (site_url or settings.SITE_URL).rstrip("/")
         self.stdout.write(f"imported game {game.id}: {base}{reverse('replay', args=[game.id])}")
