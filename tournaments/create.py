@@ -14,7 +14,7 @@ from games.play import services as game_services
 from games.play.services import BadRequest, Forbidden
 
 from . import pairing
-from .invitations import _start
+from .invitations import begin
 from .models import Entrant, Tournament
 from .plan import default_swiss_rounds, planned_games
 
@@ -121,5 +121,5 @@ def create_tournament(*, name: str, kind: str, format: str = Tournament.Format.R
         for e in entrants:
             e.save()
         if not any(e.status == Entrant.Status.INVITED for e in entrants):
-            _start(t)
+            begin(t)
     return t

@@ -1,6 +1,6 @@
 """An account enters a tournament only by accepting its invitation: while one is unanswered the tournament is
 open (no pairing, no game). ``answer`` records an acceptance or a refusal, ``start_now`` lets the creator stop
-waiting; once nobody is left to answer, ``_start`` pairs the accepted entrants (fewer than two: cancelled) and
+waiting; once nobody is left to answer, ``begin`` pairs the accepted entrants (fewer than two: cancelled) and
 the first games are made. Each is one transaction with a row lock on the tournament."""
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ def answer(tournament_id, user, accept: bool) -> Tournament:
         entry.status = Entrant.Status.ACCEPTED if accept else Entrant.Status.DECLINED
         entry.save(update_fields=["status"])
         if not t.entrants.filter(status=Entrant.Status.INVITED).exists():
-            _start(t)
+            begin(t)
     return t
 
 
@@ -49,11 +49,11 @@ def start_now(tournament_id, user) -> Tournament:
         if t.status != Tournament.Status.OPEN:
             raise Conflict("the tournament has already started")
         t.entrants.filter(status=Entrant.Status.INVITED).update(status=Entrant.Status.UNANSWERED)
-        _start(t)
+        begin(t)
     return t
 
 
-def _start(t: Tournament) -> None:
+def begin(t: Tournament) -> None:
     """Pair the accepted entrants (under the tournament's lock) and create the first games; with fewer than
     two the tournament is cancelled."""
     entrants = list(t.entrants.filter(status=Entrant.Status.ACCEPTED).order_by("seed"))

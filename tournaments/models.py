@@ -7,7 +7,7 @@ is left (``services.answer``, ``services.start_now``).
 A ``Pairing`` is two entrants meeting in a round (``second`` empty: ``first`` has a bye or, in a round robin,
 sits out). Each of its ``games_per_pairing`` games is a ``TournamentGame`` row made in the same transaction
 as the ``games.Game`` it points to; the unique (pairing, number) constraint means a game is never created
-twice. Scores and standings are computed from the games' outcomes (``services.standings``), never stored.
+twice. Scores and standings are computed from the games' outcomes (``services.table``), never stored.
 """
 from django.conf import settings
 from django.db import models
