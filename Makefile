@@ -5,17 +5,15 @@ PYTHON ?= python3
 VENV := .venv
 VPY := $(VENV)/bin/python
 STAMP := $(VENV)/.requirements.stamp
-SPEEDUPS_STAMP := $(VENV)/.speedups.stamp
 CHROMIUM := /usr/bin/chromium
 # Test files run in parallel processes (pytest-xdist; a file stays in one process); 0 runs them in this one.
 TEST_PROCESSES ?= 2
 
 .PHONY: setup serve run test
 
-# Virtualenv + requirements (only when requirements.txt changed), the optional
-# C speedups of RoPaSci 360 (only when the C file changed), database
+# Virtualenv + requirements (only when requirements.txt changed), database
 # migrations and static files.
-setup: $(STAMP) $(SPEEDUPS_STAMP)
+setup: $(STAMP)
 	$(VPY) manage.py migrate --noinput
 	$(VPY) manage.py collectstatic --noinput --verbosity 0
 
@@ -25,13 +23,6 @@ $(VPY):
 $(STAMP): requirements.txt | $(VPY)
 	$(VPY) -m pip install --disable-pip-version-check -r requirements.txt
 	touch $(STAMP)
-
-# games/ropasci360/_speedups.c, built in place next to rules.py (git-ignored). A
-# failed build only warns (tried again next time): rules.py then uses its
-# pure-Python methods, as it does with ROPASCI_PURE_PYTHON=1.
-$(SPEEDUPS_STAMP): games/ropasci360/_speedups.c scripts/build_speedups.py | $(STAMP)
-	@if $(VPY) scripts/build_speedups.py; then touch $(SPEEDUPS_STAMP); \
-	else echo "warning: RoPaSci 360's C speedups were not built; its engine runs in pure Python" >&2; fi
 
 serve:
 	@echo ""

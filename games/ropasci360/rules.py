@@ -10,16 +10,12 @@ precomputed tables, each side's occupancy is a bitmask, legal action lists are c
 tuples, validation is O(1) without listing actions, and the repetition key is updated incrementally.
 The costs are the interpreter's, so the hot paths are written for it (see ``docs/performance.md``): one
 dict lookup validates an action, each state keeps its occupied hexes as a sorted list besides the
-bitmasks, and the usual turn (both move, no battle) is resolved inline without helper calls. An optional C
-extension (``_speedups.c``, see the end of this module) replaces ``legal_actions`` and ``apply_actions`` by
-C versions working on the same objects; the Python methods here remain the reference.
+bitmasks, and the usual turn (both move, no battle) is resolved inline without helper calls.
 """
 from __future__ import annotations
 
 import dataclasses
-import os
 import re
-import warnings
 from bisect import insort
 from typing import Mapping
 
@@ -754,42 +750,3 @@ class RoPaSci360State(State):
 
 GAME = RoPaSci360()
 RoPaSci360State.game = GAME
-
-
-# --- optional C speedups --------------------------------------------------------------------------------
-# games/ropasci360/_speedups.c is a transliteration of legal_actions and apply_actions (with _resolve,
-# _battle, _land, _join, _end_turn) into C, on these same objects: the state's fields, the tables above,
-# Turn objects. It is built in place by `make setup` (scripts/build_speedups.py) and optional: this module
-# stays the reference and the fallback. The C methods hand anything unusual (illegal or non-prebuilt
-# actions, keyword arguments, subclasses, states whose fields are not as this module keeps them) to the
-# Python methods below, unchanged; they are used only if the extension imports and its VERSION is this one
-# (bump both when the C code must change with this module; tests/test_ropasci360_speedups.py compares the
-# two turn by turn). ROPASCI_PURE_PYTHON=1 forces the Python methods. SPEEDUPS says which are in use, and why.
-_SPEEDUPS_VERSION = 1
-PURE_LEGAL_ACTIONS = RoPaSci360State.legal_actions  # the Python methods, e.g. for differential tests
-PURE_APPLY_ACTIONS = RoPaSci360State.apply_actions
-
-
-def _install_speedups() -> str:
-    if os.environ.get("ROPASCI_PURE_PYTHON", "") not in ("", "0"):
-        return "off: ROPASCI_PURE_PYTHON is set"
-    try:
-        from games.ropasci360 import _speedups
-    except Exception as exc:  # not built (ImportError), or built for another interpreter
-        return f"off: not built ({exc})"
-    version = getattr(_speedups, "VERSION", None)
-    if version != _SPEEDUPS_VERSION:
-        why = f"off: stale build (VERSION {version}, rules.py expects {_SPEEDUPS_VERSION}); run `make setup`"
-        warnings.warn(f"games.ropasci360._speedups {why[5:]}", RuntimeWarning, stacklevel=2)
-        return why
-    try:
-        legal_actions, apply_actions = _speedups.install(globals())
-    except Exception as exc:  # the tables are not what the C code expects
-        warnings.warn(f"games.ropasci360._speedups not used: {exc}", RuntimeWarning, stacklevel=2)
-        return f"off: {exc}"
-    RoPaSci360State.legal_actions = legal_actions
-    RoPaSci360State.apply_actions = apply_actions
-    return "on"
-
-
-SPEEDUPS = _install_speedups()

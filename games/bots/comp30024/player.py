@@ -15,7 +15,7 @@ well inside the limit. The search itself keeps no tables between moves, so memor
 The referee's memory baseline is the process's virtual size right after it imports both players' packages,
 and a player is forfeited once the peak grows 100 MB past it: NumPy and SciPy alone add about 290 MB of
 virtual memory. So everything the levels use (the bot modules, NumPy and SciPy through ``strong``, the game,
-its evaluation module and the rules' C speedups) is loaded when this module is imported, not in ``__init__``.
+its evaluation module) is loaded when this module is imported, not in ``__init__``.
 """
 from __future__ import annotations
 
