@@ -7,6 +7,7 @@ from django.utils import timezone
 
 from games.engine import RESIGN, Result
 from games.models import Game
+from games.play import turnlog
 from games.play.access import get_game, seat_for_token
 from games.play.announce import after_commit
 from games.play.errors import Conflict
@@ -23,7 +24,7 @@ def resign(game_id: str, token: str | None) -> Game:
         seat = seat_for_token(game, token)
         if game.is_over:
             raise Conflict("the game is already over")
-        if game.turns.filter(actions={RESIGN: seat.side}).exists():
+        if turnlog.holds(game, {RESIGN: seat.side}):
             raise Conflict(f"{seat.side} has already resigned: the others play on")
         if game.status == Game.Status.ACTIVE:
             state = current_state(game)

@@ -20,3 +20,8 @@ def records(game, after: int = 0, upto: int | None = None) -> list[dict]:
 def rows(game, after: int = 0, upto: int | None = None) -> list[dict]:
     """The stored turns ``after + 1`` .. ``upto`` as ``{"number", "actions", "events"}``."""
     return list(_turns(game, after, upto).values("number", "actions", "events"))
+
+
+def holds(game, record: dict) -> bool:
+    """Whether the log holds the record ``record`` (e.g. a seat's resignation), without reading the log."""
+    return game.turns.filter(actions=record).exists()
