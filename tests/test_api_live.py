@@ -117,14 +117,14 @@ async def test_player_submits_over_the_socket_and_errors_change_nothing():
     await comm.disconnect()
 
 
-async def test_spectators_share_one_render_and_a_client_has_a_socket_cap(monkeypatch):
+async def test_spectators_share_one_render_and_a_client_has_a_socket_cap(monkeypatch, settings):
     from games.live import consumers
     from games.read import presenters
     created = await new_game()
     renders = []
     real = presenters.render_fragments
     monkeypatch.setattr(presenters, "render_fragments", lambda *a, **k: renders.append(1) or real(*a, **k))
-    monkeypatch.setattr(consumers, "SOCKETS_PER_CLIENT", 5)
+    settings.SOCKETS_PER_CLIENT = 5
     monkeypatch.setattr(consumers, "_open", Counter())  # not the sockets earlier tests left open
     socks = []
     for _ in range(5):

@@ -11,7 +11,6 @@ its game's updates (Redis down or just restarted) gets the board, then close cod
 from __future__ import annotations
 
 import asyncio
-import os
 from collections import Counter
 from urllib.parse import urlparse
 
@@ -20,6 +19,7 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.security.websocket import AllowedHostsOriginValidator
+from django.conf import settings
 from django.db import OperationalError
 
 try:  # Daphne's WebSocket protocol (Autobahn) raises it on a send to a socket that has closed meanwhile
@@ -34,7 +34,6 @@ from games.play import seatsession, services
 from games.guard.refusals import database_busy
 from games.models import Game
 
-SOCKETS_PER_CLIENT = int(os.environ.get("SOCKETS_PER_CLIENT", "0") or 0) or 32
 UNSUBSCRIBED = 4503  # close code: the channel layer failed, this socket would get no updates (Autobahn refuses 1013)
 MISSING = object()  # seat_of: the game does not exist
 _open = Counter()  # client address -> open sockets in this process (the consumers share the server's loop)
@@ -64,8 +63,8 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             await self.refuse(4403, "Origin not allowed: send this site's own, or none")
             return
         client = ratelimit.scope_address(self.scope)
-        if _open[client] >= SOCKETS_PER_CLIENT:
-            await self.refuse(4429, f"too many open sockets from one client (at most {SOCKETS_PER_CLIENT})")
+        if _open[client] >= settings.SOCKETS_PER_CLIENT:
+            await self.refuse(4429, f"too many open sockets from one client (at most {settings.SOCKETS_PER_CLIENT})")
             return
         self.client = client
         _open[client] += 1
