@@ -15,7 +15,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
 from games.read import presenters
-from games.live import serverloop
+from games.live import loop
 
 log = logging.getLogger(__name__)
 
@@ -59,8 +59,8 @@ def broadcast(game_id: str, turn: int, version: str | None = None, game=None) ->
     if get_channel_layer() is None:
         return
     _render_for_watchers(game_id, version, game)
-    if serverloop.running():
-        serverloop.spawn(lambda: _send_with_retries(game_id, turn, version))
+    if loop.running():
+        loop.spawn(lambda: _send_with_retries(game_id, turn, version))
         return
     try:
         async_to_sync(_send)(game_id, turn, version)
