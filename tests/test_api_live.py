@@ -145,8 +145,8 @@ async def test_spectators_share_one_render_and_a_client_has_a_socket_cap(monkeyp
 
 
 async def test_a_change_is_rendered_here_for_each_kind_of_viewer_before_it_is_announced(monkeypatch):
-    from games.live import consumers
-    from games.read import presenters, watching
+    from games.live import consumers, watching
+    from games.read import presenters
     created = await new_game()
     gid = created.game.id
     spectator, _, _ = await connect(gid)
@@ -174,7 +174,7 @@ async def test_a_change_is_rendered_here_for_each_kind_of_viewer_before_it_is_an
 
 
 async def test_viewers_of_a_change_made_elsewhere_share_one_thread_hop(monkeypatch):
-    from games.live import broadcast, consumers
+    from games.live import broadcast, consumers, fanout
     from games.read import presenters
     monkeypatch.setattr(broadcast, "_render_for_watchers", lambda *a: None)  # as if another process committed
     created = await new_game()
@@ -190,7 +190,7 @@ async def test_viewers_of_a_change_made_elsewhere_share_one_thread_hop(monkeypat
         version = (await sync_to_async(services.get_game)(gid)).version
         frames = [await comm.receive_from(timeout=5) for comm in comms]
         assert frames == [presenters.cached_fragments(gid, version, s) for s in (None, "upper", "lower")]
-    assert hops == [presenters.render_for_watchers] * 2  # one per change, for the three kinds of viewer
+    assert hops == [fanout.render_for_watchers] * 2  # one per change, for the three kinds of viewer
     for comm in comms:
         await comm.disconnect()
 

@@ -27,10 +27,11 @@ try:  # Daphne's WebSocket protocol (Autobahn) raises it on a send to a socket t
 except ImportError:  # another ASGI server: nothing to catch
     ClientGone = ()
 
-from games.live import broadcast
-from games.read import presenters, watching
+from games.live import fanout, watching
+from games.read import presenters
 from games.guard import ratelimit, safejson
 from games.play import seatsession, services
+from games.play.announce import group_name
 from games.guard.refusals import database_busy
 from games.models import Game
 
@@ -79,7 +80,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         if self.seat is False:
             await self.refuse(4403, "wrong seat token for this game")
             return
-        self.group = broadcast.group_name(self.game_id)
+        self.group = group_name(self.game_id)
         try:
             await self.channel_layer.group_add(self.group, self.channel_name)
         except Exception:  # the channel layer is down, or its connection went stale with a Redis restart
@@ -220,7 +221,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         rendering = _rendering.get(key)
         if rendering is None:
             rendering = asyncio.ensure_future(
-                database_sync_to_async(presenters.render_for_watchers)(self.game_id, version))
+                database_sync_to_async(fanout.render_for_watchers)(self.game_id, version))
             _rendering[key] = rendering
             rendering.add_done_callback(lambda _: _rendering.pop(key, None))
         await asyncio.shield(rendering)  # a consumer that goes away does not cancel the others' render

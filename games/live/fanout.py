@@ -1,0 +1,46 @@
+"""Rendering a committed change once for every kind of viewer holding a socket on the game in this process
+(``watching``), into the render cache their consumers look in first (``presenters.cached_fragments``): from
+the committing thread before the change is announced (``broadcast``), or in the first consumer's thread hop
+when the change came from another process (``consumers``)."""
+from __future__ import annotations
+
+import copy
+import json
+import logging
+
+from django.db.models import JSONField
+
+from games.live import watching
+from games.models import Game
+from games.read import presenters
+
+log = logging.getLogger(__name__)
+
+
+def as_stored(game: Game) -> Game:
+    """A copy of a game just saved, as reading it back would give it: its JSON fields decoded from their
+    JSON (a tuple becomes a list), its prefetched seats kept."""
+    stored = copy.copy(game)
+    for field in game._meta.concrete_fields:
+        if isinstance(field, JSONField):
+            value = field.value_from_object(game)
+            if value is not None:
+                setattr(stored, field.attname, json.loads(json.dumps(value, cls=field.encoder)))
+    return stored
+
+
+def render_for_watchers(game_id: str, version: str | None, game: Game | None = None) -> None:
+    """Render ``version``'s fragments for each kind of viewer holding a socket on the game in this process
+    into the cache their consumers look in first: one read of the database and one thread for them all;
+    ``game``: that version as just saved, which spares reading the game and its seats again. A failure is
+    logged: the consumers then render for themselves."""
+    kinds = watching.kinds(game_id)
+    if not kinds or version is None:
+        return
+    try:
+        if game is not None and game.version == version:
+            presenters.keep_reads(game_id, version, lambda: as_stored(game))
+        for side in kinds:
+            presenters.live_view(game_id, side, version)
+    except Exception as exc:
+        log.warning("rendering game %s for its viewers failed: %r", game_id, exc)
