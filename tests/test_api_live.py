@@ -145,7 +145,7 @@ async def test_spectators_share_one_render_and_a_client_has_a_socket_cap(monkeyp
 
 
 async def test_a_change_is_rendered_here_for_each_kind_of_viewer_before_it_is_announced(monkeypatch):
-    from games.live import consumers, watching
+    from games.live import consumers, fanout, watching
     from games.read import presenters
     created = await new_game()
     gid = created.game.id
@@ -156,7 +156,8 @@ async def test_a_change_is_rendered_here_for_each_kind_of_viewer_before_it_is_an
     assert sorted(watching.kinds(gid), key=str) == [None, "upper"]
     hops = []
     real = consumers.database_sync_to_async
-    monkeypatch.setattr(consumers, "database_sync_to_async", lambda func: hops.append(func) or real(func))
+    for module in (consumers, fanout):  # the consumers' thread hops, and the one they share for a change
+        monkeypatch.setattr(module, "database_sync_to_async", lambda func: hops.append(func) or real(func))
     await submit(created, "upper", 1, ["THROW", "r", [4, 0]])
     await submit(created, "lower", 1, ["THROW", "s", [-4, 0]])
     game = await sync_to_async(services.get_game)(gid)
@@ -184,7 +185,8 @@ async def test_viewers_of_a_change_made_elsewhere_share_one_thread_hop(monkeypat
         await comm.receive_from(timeout=5)
     hops = []
     real = consumers.database_sync_to_async
-    monkeypatch.setattr(consumers, "database_sync_to_async", lambda func: hops.append(func) or real(func))
+    for module in (consumers, fanout):  # the consumers' thread hops, and the one they share for a change
+        monkeypatch.setattr(module, "database_sync_to_async", lambda func: hops.append(func) or real(func))
     for side, action in (("upper", ["THROW", "r", [4, 0]]), ("lower", ["THROW", "s", [-4, 0]])):
         await submit(created, side, 1, action)
         version = (await sync_to_async(services.get_game)(gid)).version

@@ -10,7 +10,6 @@ its game's updates (Redis down or just restarted) gets the board, then close cod
 """
 from __future__ import annotations
 
-import asyncio
 from collections import Counter
 from urllib.parse import urlparse
 
@@ -38,7 +37,6 @@ from games.models import Game
 UNSUBSCRIBED = 4503  # close code: the channel layer failed, this socket would get no updates (Autobahn refuses 1013)
 MISSING = object()  # seat_of: the game does not exist
 _open = Counter()  # client address -> open sockets in this process (the consumers share the server's loop)
-_rendering: dict[tuple[str, str], asyncio.Future] = {}  # (game id, version) -> its renders for the viewers here
 
 
 def origin_allowed(scope) -> bool:
@@ -207,24 +205,12 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         renders when another viewer of the same kind already had them, without a thread or a query."""
         html = presenters.cached_fragments(self.game_id, version, self.side)
         if html is None and version is not None:
-            await self.render_for_watchers(version)
+            await fanout.render_once(self.game_id, version)
             html = presenters.cached_fragments(self.game_id, version, self.side)
         if html is None:
             turn, html = await database_sync_to_async(presenters.live_view)(self.game_id, self.side, version)
             self.turn_sent = max(self.turn_sent, turn)
         await self.send(text_data=html)
-
-    async def render_for_watchers(self, version: str):
-        """Have ``version`` rendered for every kind of viewer of the game in this process, in one thread hop
-        shared by their consumers (the first to miss the cache starts it, the others wait for it)."""
-        key = (self.game_id, version)
-        rendering = _rendering.get(key)
-        if rendering is None:
-            rendering = asyncio.ensure_future(
-                database_sync_to_async(fanout.render_for_watchers)(self.game_id, version))
-            _rendering[key] = rendering
-            rendering.add_done_callback(lambda _: _rendering.pop(key, None))
-        await asyncio.shield(rendering)  # a consumer that goes away does not cancel the others' render
 
     async def send(self, text_data=None, bytes_data=None, close=False):
         """As Channels' ``send``, except that a socket its client has closed meanwhile gets nothing, quietly

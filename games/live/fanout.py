@@ -4,10 +4,12 @@ the committing thread before the change is announced (``broadcast``), or in the 
 when the change came from another process (``consumers``)."""
 from __future__ import annotations
 
+import asyncio
 import copy
 import json
 import logging
 
+from channels.db import database_sync_to_async
 from django.db.models import JSONField
 
 from games.live import watching
@@ -15,6 +17,8 @@ from games.models import Game
 from games.read import presenters
 
 log = logging.getLogger(__name__)
+
+_rendering: dict[tuple[str, str], asyncio.Future] = {}  # (game id, version) -> its render under way (on the loop)
 
 
 def as_stored(game: Game) -> Game:
@@ -44,3 +48,15 @@ def render_for_watchers(game_id: str, version: str | None, game: Game | None = N
             presenters.live_view(game_id, side, version)
     except Exception as exc:
         log.warning("rendering game %s for its viewers failed: %r", game_id, exc)
+
+
+async def render_once(game_id: str, version: str) -> None:
+    """On the event loop: have ``version`` rendered for every kind of viewer of the game in this process, in one
+    thread hop shared by their consumers (the first to miss the cache starts it, the others wait for it)."""
+    key = (game_id, version)
+    rendering = _rendering.get(key)
+    if rendering is None:
+        rendering = asyncio.ensure_future(database_sync_to_async(render_for_watchers)(game_id, version))
+        _rendering[key] = rendering
+        rendering.add_done_callback(lambda _: _rendering.pop(key, None))
+    await asyncio.shield(rendering)  # a consumer that goes away does not cancel the others' render
