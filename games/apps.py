@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.conf import settings
 
 
 class GamesConfig(AppConfig):
@@ -7,6 +8,8 @@ class GamesConfig(AppConfig):
     verbose_name = "Games"
 
     def ready(self):
+        from games.bots import pool
+        pool.configure(settings.BOT_WORKERS)  # the bots never read Django's settings themselves
         # What follows a committed change to a game: each listener lives apart from the services.
         from games.live import botrunner, broadcast, clocks
         from games.play.signals import game_changed

@@ -38,6 +38,14 @@ def env_flag(name: str, default: bool) -> bool:
     return value.strip().lower() not in _FALSE
 
 
+def env_at_least(name: str, default, least, kind=float):
+    """The number in ``name``, at least ``least``; ``default`` when it is unset or not a number."""
+    try:
+        return max(least, kind(os.environ.get(name, default)))
+    except ValueError:
+        return default
+
+
 def env_list(name: str, default: list[str]) -> list[str]:
     value = os.environ.get(name)
     if value is None:
@@ -211,6 +219,7 @@ TRUSTED_PROXIES = int(os.environ.get("TRUSTED_PROXIES", "0") or 0)
 LONG_POLLS_PER_SEAT = int(os.environ.get("LONG_POLLS_PER_SEAT", "0") or 0) or 4
 LONG_POLLS_PER_ADDRESS = int(os.environ.get("LONG_POLLS_PER_ADDRESS")  # its old name: LONG_POLLS_PER_CLIENT
                              or os.environ.get("LONG_POLLS_PER_CLIENT") or 0) or 256
+SOCKETS_PER_CLIENT = int(os.environ.get("SOCKETS_PER_CLIENT", "0") or 0) or 32  # WebSockets per address per process
 if REDIS_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
                           "KEY_PREFIX": "ropasci", "OPTIONS": REDIS_CACHE_TIMEOUTS},
@@ -222,12 +231,14 @@ else:
                             "OPTIONS": {"MAX_ENTRIES": 100_000}}}
 
 # Bots ---------------------------------------------------------------------
-# Seconds of search per move for the strong bot (default: the bot's own, at most 1 s); the worker
-# pool size is BOT_WORKERS (default 2), read by games.bots.pool.
+# Seconds of search per move for the strong bot (default: the bot's own, at most 1 s).
 BOT_SECONDS = float(os.environ["BOT_SECONDS"]) if os.environ.get("BOT_SECONDS") else None
 # BOT_QUEUE=channels: bot moves go to workers over the channel layer (``manage.py runworker bot-moves``,
 # needs REDIS_URL); empty (the default): an in-process pool of BOT_WORKERS processes.
 BOT_QUEUE = os.environ.get("BOT_QUEUE", "").strip()
+BOT_WORKERS = env_at_least("BOT_WORKERS", 2, 1, int)  # processes of games.bots.pool (given it by games.apps)
+SWEEP_SECONDS = env_at_least("SWEEP_SECONDS", 5.0, 0.2)  # how often a server sweeps for expired clocks, stalled bots
+BOT_STALL_SECONDS = env_at_least("BOT_STALL_SECONDS", 20.0, 0.2)  # a bot move due this long is computed again
 
 # Auth ---------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [

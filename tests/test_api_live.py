@@ -117,14 +117,14 @@ async def test_player_submits_over_the_socket_and_errors_change_nothing():
     await comm.disconnect()
 
 
-async def test_spectators_share_one_render_and_a_client_has_a_socket_cap(monkeypatch):
+async def test_spectators_share_one_render_and_a_client_has_a_socket_cap(monkeypatch, settings):
     from games.live import consumers
     from games.read import presenters
     created = await new_game()
     renders = []
     real = presenters.render_fragments
     monkeypatch.setattr(presenters, "render_fragments", lambda *a, **k: renders.append(1) or real(*a, **k))
-    monkeypatch.setattr(consumers, "SOCKETS_PER_CLIENT", 5)
+    settings.SOCKETS_PER_CLIENT = 5
     monkeypatch.setattr(consumers, "_open", Counter())  # not the sockets earlier tests left open
     socks = []
     for _ in range(5):
@@ -145,8 +145,8 @@ async def test_spectators_share_one_render_and_a_client_has_a_socket_cap(monkeyp
 
 
 async def test_a_change_is_rendered_here_for_each_kind_of_viewer_before_it_is_announced(monkeypatch):
-    from games.live import consumers
-    from games.read import presenters, watching
+    from games.live import consumers, fanout, watching
+    from games.read import presenters
     created = await new_game()
     gid = created.game.id
     spectator, _, _ = await connect(gid)
@@ -156,7 +156,8 @@ async def test_a_change_is_rendered_here_for_each_kind_of_viewer_before_it_is_an
     assert sorted(watching.kinds(gid), key=str) == [None, "upper"]
     hops = []
     real = consumers.database_sync_to_async
-    monkeypatch.setattr(consumers, "database_sync_to_async", lambda func: hops.append(func) or real(func))
+    for module in (consumers, fanout):  # the consumers' thread hops, and the one they share for a change
+        monkeypatch.setattr(module, "database_sync_to_async", lambda func: hops.append(func) or real(func))
     await submit(created, "upper", 1, ["THROW", "r", [4, 0]])
     await submit(created, "lower", 1, ["THROW", "s", [-4, 0]])
     game = await sync_to_async(services.get_game)(gid)
@@ -174,7 +175,7 @@ async def test_a_change_is_rendered_here_for_each_kind_of_viewer_before_it_is_an
 
 
 async def test_viewers_of_a_change_made_elsewhere_share_one_thread_hop(monkeypatch):
-    from games.live import broadcast, consumers
+    from games.live import broadcast, consumers, fanout
     from games.read import presenters
     monkeypatch.setattr(broadcast, "_render_for_watchers", lambda *a: None)  # as if another process committed
     created = await new_game()
@@ -184,13 +185,14 @@ async def test_viewers_of_a_change_made_elsewhere_share_one_thread_hop(monkeypat
         await comm.receive_from(timeout=5)
     hops = []
     real = consumers.database_sync_to_async
-    monkeypatch.setattr(consumers, "database_sync_to_async", lambda func: hops.append(func) or real(func))
+    for module in (consumers, fanout):  # the consumers' thread hops, and the one they share for a change
+        monkeypatch.setattr(module, "database_sync_to_async", lambda func: hops.append(func) or real(func))
     for side, action in (("upper", ["THROW", "r", [4, 0]]), ("lower", ["THROW", "s", [-4, 0]])):
         await submit(created, side, 1, action)
         version = (await sync_to_async(services.get_game)(gid)).version
         frames = [await comm.receive_from(timeout=5) for comm in comms]
         assert frames == [presenters.cached_fragments(gid, version, s) for s in (None, "upper", "lower")]
-    assert hops == [presenters.render_for_watchers] * 2  # one per change, for the three kinds of viewer
+    assert hops == [fanout.render_for_watchers] * 2  # one per change, for the three kinds of viewer
     for comm in comms:
         await comm.disconnect()
 

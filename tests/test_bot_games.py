@@ -66,3 +66,25 @@ def test_a_surviving_server_picks_up_stalled_bot_moves_and_expired_clocks(tmp_pa
                 break
         assert int(bot[1]) >= 2, bot
         assert timed[0] == "finished" and timed[2] == "timeout", timed
+
+
+@pytest.mark.django_db
+def test_the_sweep_finds_the_bot_moves_due_in_games_left_alone(django_assert_num_queries):
+    """``botmoves.stalled_games``, in one query: a bot seat still to choose in a game unchanged since the
+    cut-off; not a bot that has chosen in a simultaneous turn, a bot not to act, or a game changed since."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.play import botmoves, services
+
+    def soon():
+        return timezone.now() + timedelta(seconds=1)
+
+    bot = services.create_game("ropasci360", {"upper": "human", "lower": "bot:random"}).game
+    services.create_game("tic_tac_toe", {"x": "human", "o": "bot:random"})  # x (a person) to move
+    with django_assert_num_queries(1):
+        assert botmoves.stalled_games(soon()) == {bot.id}
+    assert botmoves.stalled_games(timezone.now() - timedelta(seconds=60)) == set()  # changed since
+    services.submit_bot_action(bot.id, "lower", 1, ["THROW", "s", [-4, 0]])
+    assert botmoves.stalled_games(soon()) == set()  # chosen: waiting for the person

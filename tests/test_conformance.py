@@ -442,9 +442,10 @@ def check_nothing_leaks(name, game_id, tokens, clients, spectator, seen_by_spect
 def test_a_turn_is_shown_from_the_committed_game_as_from_the_game_read_back(name, params,
                                                                              django_capture_on_commit_callbacks):
     """After a turn's change, the viewers watching in the process get fragments rendered from the game as the
-    transaction saved it (``presenters.as_stored``): they must be what a fresh read of it renders, for every
+    transaction saved it (``fanout.as_stored``): they must be what a fresh read of it renders, for every
     seat and a spectator: in the first turns, and in the turn that ends the game (the result, the scores)."""
-    from games.read import presenters, watching
+    from games.live import watching
+    from games.read import presenters
     from games.play import services
 
     eg = load_game(name, **params)

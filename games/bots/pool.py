@@ -1,7 +1,7 @@
 """A process pool for bot moves, so CPU-bound search never runs on the server's event loop.
 
 Processes, not threads: the search holds the GIL, and a thread would stall every live game. The pool is
-created on first use with ``BOT_WORKERS`` processes (default 2) and the "spawn" start method, which is safe with
+created on first use with ``workers()`` processes (``configure``; default 2) and the "spawn" start method, which is safe with
 a Django/asyncio parent (no forked locks or loops) and leaves no fork server behind. Each worker watches the
 process that started it and exits when it is gone, so a killed server leaves no orphans.
 
@@ -26,11 +26,17 @@ _pool: ProcessPoolExecutor | None = None
 _lock = threading.Lock()
 
 
+_workers = 2  # processes of the next pool started (``configure``)
+
+
+def configure(workers: int) -> None:
+    """Size the pool (Django's side passes its BOT_WORKERS setting); a pool already started keeps its size."""
+    global _workers
+    _workers = max(1, int(workers))
+
+
 def workers() -> int:
-    try:
-        return max(1, int(os.environ.get("BOT_WORKERS", "2")))
-    except ValueError:
-        return 2
+    return _workers
 
 
 PARENT_CHECK_SECONDS = 1.0

@@ -1,5 +1,5 @@
 """Server bots: when a bot seat is to act, compute its move in the worker pool and submit it through the
-services like any player. Runs only in server processes (``serverloop.running()``).
+services like any player. Runs only in server processes (``loop.running()``).
 
 Each (game, seat, turn) is computed at most once at a time in this process; a move that arrives for a turn
 that has moved on is refused by the service (never a double move). A failed move is retried a few times.
@@ -13,7 +13,7 @@ from asgiref.sync import async_to_sync, sync_to_async
 from django.conf import settings
 from django.db import close_old_connections
 
-from games.live import serverloop
+from games.live import loop
 from games.play import botmoves, turnlog
 
 log = logging.getLogger(__name__)
@@ -57,8 +57,8 @@ def _enqueue(message: dict) -> None:
 
     from games.live.workers import CHANNEL
     layer = get_channel_layer()
-    if serverloop.running():
-        serverloop.spawn(lambda: layer.send(CHANNEL, message))
+    if loop.running():
+        loop.spawn(lambda: layer.send(CHANNEL, message))
         return
     try:
         async_to_sync(layer.send)(CHANNEL, message)
@@ -79,8 +79,8 @@ def requeue_bots(game_id: str) -> int:
 
 def _delivered(key, future) -> None:
     """Runs in the pool's callback thread: hand the move to a worker thread (or the server loop)."""
-    if serverloop.running():
-        serverloop.spawn(lambda: sync_to_async(_submit_bot_move)(key, future))
+    if loop.running():
+        loop.spawn(lambda: sync_to_async(_submit_bot_move)(key, future))
     else:
         threading.Thread(target=_submit_bot_move, args=(key, future), daemon=True).start()
 
@@ -113,5 +113,5 @@ def _submit_bot_move(key, future) -> None:
 def on_game_changed(sender, game_id, turn, bots_to_act=True, **kwargs) -> None:
     if not bots_to_act:  # no bot seat is to act: nothing to read
         return
-    if serverloop.running() or queued():  # with the queue, any process that changed a game sends its bot move
+    if loop.running() or queued():  # with the queue, any process that changed a game sends its bot move
         schedule_bots(game_id)

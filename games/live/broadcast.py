@@ -1,7 +1,7 @@
-"""Telling every open page of a game that it changed: one message to the game's channel group, after
-commit. Each consumer then sends what its own viewer may see, rendered once per kind of viewer: here, before
-the message goes, for the kinds watching in this process (``watching``), while the committing thread has
-the database at hand; by the consumers themselves in other processes.
+"""Telling every open page of a game that it changed: one message to the game's channel group
+(``announce.group_name``), after commit. Each consumer then sends what its own viewer may see, rendered once
+per kind of viewer: here, before the message goes, for the kinds watching in this process (``fanout``), while
+the committing thread has the database at hand; by the consumers themselves in other processes.
 
 A broadcast that fails (Redis slow or down) is logged and retried a few times; it never fails the request
 that changed the game, which is stored already. Pages resynchronise on reconnect and on ``?wait_turn``.
@@ -14,17 +14,13 @@ import logging
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-from games.read import presenters
-from games.live import serverloop
+from games.live import fanout, loop
+from games.play.announce import group_name
 
 log = logging.getLogger(__name__)
 
 RETRY_DELAYS = (0.5, 2.0, 5.0)  # seconds before each further try on the server loop
 SEND_TIMEOUT = 5.0
-
-
-def group_name(game_id: str) -> str:
-    return f"game-{game_id}"
 
 
 async def _send(game_id: str, turn: int, version: str | None = None) -> None:
@@ -50,7 +46,7 @@ def _render_for_watchers(game_id: str, version: str | None, game=None) -> None:
     try:
         asyncio.get_running_loop()
     except RuntimeError:
-        presenters.render_for_watchers(game_id, version, game)
+        fanout.render_for_watchers(game_id, version, game)
 
 
 def broadcast(game_id: str, turn: int, version: str | None = None, game=None) -> None:
@@ -59,8 +55,8 @@ def broadcast(game_id: str, turn: int, version: str | None = None, game=None) ->
     if get_channel_layer() is None:
         return
     _render_for_watchers(game_id, version, game)
-    if serverloop.running():
-        serverloop.spawn(lambda: _send_with_retries(game_id, turn, version))
+    if loop.running():
+        loop.spawn(lambda: _send_with_retries(game_id, turn, version))
         return
     try:
         async_to_sync(_send)(game_id, turn, version)

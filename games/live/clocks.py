@@ -19,7 +19,7 @@ from django.db import close_old_connections, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from games.live import serverloop
+from games.live import loop
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +36,7 @@ UNKNOWN = object()
 
 def arm_clock(game_id: str, deadline=UNKNOWN) -> None:
     """Wake up at the game's turn deadline (read from the database unless given; None: no clock runs)."""
-    if not serverloop.running():
+    if not loop.running():
         return
     if deadline is UNKNOWN:
         from games.models import Game
@@ -45,19 +45,19 @@ def arm_clock(game_id: str, deadline=UNKNOWN) -> None:
     if deadline is None:
         return
     delay = max(0.0, (deadline - timezone.now()).total_seconds()) + 0.05
-    loop = serverloop.MAIN_LOOP
+    main = loop.MAIN_LOOP
 
     def fire():
         _clocks.pop(game_id, None)
-        loop.create_task(sync_to_async(_expire)(game_id))
+        main.create_task(sync_to_async(_expire)(game_id))
 
     def arm():
         old = _clocks.pop(game_id, None)
         if old:
             old.cancel()
-        _clocks[game_id] = loop.call_later(delay, fire)
+        _clocks[game_id] = main.call_later(delay, fire)
 
-    serverloop.call_soon(arm)
+    loop.call_soon(arm)
 
 
 def _expire(game_id: str) -> None:

@@ -10,8 +10,6 @@ its game's updates (Redis down or just restarted) gets the board, then close cod
 """
 from __future__ import annotations
 
-import asyncio
-import os
 from collections import Counter
 from urllib.parse import urlparse
 
@@ -20,6 +18,7 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.security.websocket import AllowedHostsOriginValidator
+from django.conf import settings
 from django.db import OperationalError
 
 try:  # Daphne's WebSocket protocol (Autobahn) raises it on a send to a socket that has closed meanwhile
@@ -27,18 +26,17 @@ try:  # Daphne's WebSocket protocol (Autobahn) raises it on a send to a socket t
 except ImportError:  # another ASGI server: nothing to catch
     ClientGone = ()
 
-from games.live import broadcast
-from games.read import presenters, watching
+from games.live import fanout, watching
+from games.read import presenters
 from games.guard import ratelimit, safejson
 from games.play import seatsession, services
+from games.play.announce import group_name
 from games.guard.refusals import database_busy
 from games.models import Game
 
-SOCKETS_PER_CLIENT = int(os.environ.get("SOCKETS_PER_CLIENT", "0") or 0) or 32
 UNSUBSCRIBED = 4503  # close code: the channel layer failed, this socket would get no updates (Autobahn refuses 1013)
 MISSING = object()  # seat_of: the game does not exist
 _open = Counter()  # client address -> open sockets in this process (the consumers share the server's loop)
-_rendering: dict[tuple[str, str], asyncio.Future] = {}  # (game id, version) -> its renders for the viewers here
 
 
 def origin_allowed(scope) -> bool:
@@ -64,8 +62,8 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             await self.refuse(4403, "Origin not allowed: send this site's own, or none")
             return
         client = ratelimit.scope_address(self.scope)
-        if _open[client] >= SOCKETS_PER_CLIENT:
-            await self.refuse(4429, f"too many open sockets from one client (at most {SOCKETS_PER_CLIENT})")
+        if _open[client] >= settings.SOCKETS_PER_CLIENT:
+            await self.refuse(4429, f"too many open sockets from one client (at most {settings.SOCKETS_PER_CLIENT})")
             return
         self.client = client
         _open[client] += 1
@@ -80,7 +78,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         if self.seat is False:
             await self.refuse(4403, "wrong seat token for this game")
             return
-        self.group = broadcast.group_name(self.game_id)
+        self.group = group_name(self.game_id)
         try:
             await self.channel_layer.group_add(self.group, self.channel_name)
         except Exception:  # the channel layer is down, or its connection went stale with a Redis restart
@@ -207,24 +205,12 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         renders when another viewer of the same kind already had them, without a thread or a query."""
         html = presenters.cached_fragments(self.game_id, version, self.side)
         if html is None and version is not None:
-            await self.render_for_watchers(version)
+            await fanout.render_once(self.game_id, version)
             html = presenters.cached_fragments(self.game_id, version, self.side)
         if html is None:
             turn, html = await database_sync_to_async(presenters.live_view)(self.game_id, self.side, version)
             self.turn_sent = max(self.turn_sent, turn)
         await self.send(text_data=html)
-
-    async def render_for_watchers(self, version: str):
-        """Have ``version`` rendered for every kind of viewer of the game in this process, in one thread hop
-        shared by their consumers (the first to miss the cache starts it, the others wait for it)."""
-        key = (self.game_id, version)
-        rendering = _rendering.get(key)
-        if rendering is None:
-            rendering = asyncio.ensure_future(
-                database_sync_to_async(presenters.render_for_watchers)(self.game_id, version))
-            _rendering[key] = rendering
-            rendering.add_done_callback(lambda _: _rendering.pop(key, None))
-        await asyncio.shield(rendering)  # a consumer that goes away does not cancel the others' render
 
     async def send(self, text_data=None, bytes_data=None, close=False):
         """As Channels' ``send``, except that a socket its client has closed meanwhile gets nothing, quietly

@@ -2,9 +2,12 @@
 channel-layer workers and the sweep alike, and how long the bot may think."""
 from __future__ import annotations
 
-from django.conf import settings
+from datetime import datetime
 
-from games.models import Game, Seat
+from django.conf import settings
+from django.db.models import Exists, OuterRef
+
+from games.models import Game, PendingAction, Seat
 from games.play.access import waiting_on
 
 
@@ -22,6 +25,17 @@ def due_seat(game: Game | None, side: str, turn: int) -> Seat | None:
     if game is None or game.turn + 1 != turn:
         return None
     return next((s for s in due_bots(game) if s.side == side), None)
+
+
+def stalled_games(before: datetime) -> set[str]:
+    """The ids of the games with a bot move due (as ``due_bots`` says) and no change since ``before``, in one
+    query for them all: the sweep's look for moves that a dead process left undone."""
+    chosen = PendingAction.objects.filter(game=OuterRef("game"), side=OuterRef("side"), turn=OuterRef("game__turn") + 1)
+    rows = (Seat.objects.filter(kind=Seat.Kind.BOT, game__status=Game.Status.ACTIVE, game__updated__lt=before)
+            .annotate(chosen=Exists(chosen)).values_list("game_id", "side", "game__to_act", "chosen"))
+    # waiting_on's rule: a seat to act is waited on unless it has chosen in a simultaneous turn.
+    return {game_id for game_id, side, to_act, chosen in rows
+            if side in (to_act or []) and not (chosen and len(to_act) > 1)}
 
 
 def bot_seconds(seat: Seat) -> float | None:

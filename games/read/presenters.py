@@ -10,25 +10,21 @@ page's script only matches clicks against those, it never computes a move.
 """
 from __future__ import annotations
 
-import copy
 import json
-import logging
 import math
 from dataclasses import dataclass
 from functools import lru_cache
 
-from django.db.models import JSONField, prefetch_related_objects
+from django.db.models import prefetch_related_objects
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.html import escape
 
-from games.read import gamelog, watching
+from games.read import gamelog
 from games.play import services
 from games.play.lru import LRU
 from games.models import Game, PendingAction
 from games.engine.ui import ui_for
-
-log = logging.getLogger(__name__)
 
 ENDING_WORDS = {
     Game.Ending.RULES: "by the rules",
@@ -315,6 +311,13 @@ def live_fragments(game_id: str, viewer_side=None, *, request=None) -> str:
     return live_view(game_id, viewer_side)[1]
 
 
+def keep_reads(game_id: str, version: str, saved) -> None:
+    """Keep ``read(saved())`` as the shared reads of ``version`` unless kept already (``saved``: gives that
+    version as just saved, in the form a read gives it)."""
+    if _reads.get((game_id, version)) is None:
+        _reads.put((game_id, version), read(saved()))
+
+
 def live_view(game_id: str, viewer_side=None, version: str | None = None) -> tuple[int, str]:
     """(resolved turns, live fragments) of the game for a viewer without a request (the WebSocket).
 
@@ -336,35 +339,6 @@ def live_view(game_id: str, viewer_side=None, version: str | None = None) -> tup
         html = render_fragments(game_context(reads.game, viewer_side, reads=reads, shared=True))
         _html.put(key, html)
     return reads.game.turn, html
-
-
-def as_stored(game: Game) -> Game:
-    """A copy of a game just saved, as reading it back would give it: its JSON fields decoded from their
-    JSON (a tuple becomes a list), its prefetched seats kept."""
-    stored = copy.copy(game)
-    for field in game._meta.concrete_fields:
-        if isinstance(field, JSONField):
-            value = field.value_from_object(game)
-            if value is not None:
-                setattr(stored, field.attname, json.loads(json.dumps(value, cls=field.encoder)))
-    return stored
-
-
-def render_for_watchers(game_id: str, version: str | None, game: Game | None = None) -> None:
-    """Render ``version``'s fragments for each kind of viewer holding a socket on the game in this process
-    (``watching``) into the cache their consumers look in first: one read of the database and one thread for
-    them all; ``game``: that version as just saved, which spares reading the game and its seats again. A
-    failure is logged: the consumers then render for themselves."""
-    kinds = watching.kinds(game_id)
-    if not kinds or version is None:
-        return
-    try:
-        if game is not None and game.version == version and _reads.get((game_id, version)) is None:
-            _reads.put((game_id, version), read(as_stored(game)))
-        for side in kinds:
-            live_view(game_id, side, version)
-    except Exception as exc:
-        log.warning("rendering game %s for its viewers failed: %r", game_id, exc)
 
 
 def error_fragment(message: str) -> str:

@@ -1,7 +1,7 @@
 """Who holds a game's WebSocket in this process, by kind of viewer: a seat's side, or None for spectators.
 
 The announcement of a committed change reads it to render each kind's fragments while the committing thread
-still has the database at hand (``broadcast``), so that the consumers find them ready and send them from the
+still has the database at hand (``fanout``), so that the consumers find them ready and send them from the
 event loop, with no thread hop and no query of their own. Consumers of other processes are not here: they
 render for themselves.
 """
