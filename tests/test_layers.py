@@ -215,3 +215,14 @@ def test_no_module_of_the_platform_is_over_350_lines():
             if layer(module) != "game"
             and (n := path.read_text().count("\n")) > 360}
     assert long == {}, "split these by job"
+
+
+def test_the_import_paths_programs_use_stay():
+    """Programs outside the project import these: they must not move with the layers."""
+    from games.bots import LEVELS, make_bot
+    from games.bots.comp30024 import GreedyPlayer, Player, RandomPlayer
+    from games.engine import IllegalAction, load_game, registered_names
+
+    assert "random" in LEVELS and load_game(registered_names()[0]).info.players
+    assert issubclass(IllegalAction, ValueError) and callable(make_bot)
+    assert all(callable(getattr(cls, "action", None)) for cls in (GreedyPlayer, Player, RandomPlayer))
