@@ -77,7 +77,7 @@ def test_a_library_puzzle_is_solved_with_hints_in_the_fewest_turns(page, server)
 
 def test_the_library_bot_solves_a_puzzle_to_watch(page, server):  # noqa: F811
     page.goto(server.url + "/library/ropasci_puzzle")
-    page.get_by_role("button", name="Watch the perfect bot play Leapfrog: two scissors swing past each other").click()
+    page.get_by_role("button", name="Watch the bot (perfect) play Leapfrog: two scissors swing past each other").click()
     page.wait_for_url(re.compile(r"/games/\w+$"))
     expect(page.locator("#game-head")).to_have_attribute("data-status", "finished", timeout=60_000)
     expect(page.locator("#turn-panel .result-reason")).to_contain_text("after 7 turns: as few as possible")

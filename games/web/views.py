@@ -305,5 +305,5 @@ def library(request: HttpRequest, name: str) -> HttpResponse:
         "ui": ui, "title": ui.game.info.title, "game_name": name, "rows": rows, "seats": ui.game.info.players,
         "bot_words": bot_words, "players": [
             {"seat": ME, "text": "Play", "label": "Play", "secondary": False},
-            {"seat": f"bot:{level}", "text": "Watch the bot", "label": f"Watch the {bot_words} bot play",
+            {"seat": f"bot:{level}", "text": "Watch the bot", "label": f"Watch the bot ({bot_words}) play",
              "secondary": True}]})
