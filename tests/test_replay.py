@@ -168,6 +168,16 @@ def test_preview_svg_is_well_formed(client, game):
     assert b"After turn 5 of 7" in response.content
 
 
+def test_preview_svg_shows_the_whole_legend_and_every_letter(client, game):
+    """A rasteriser knows no ``paint-order``: a letter's halo would be painted over it (Lower's small letters
+    vanished), so previews drop the halo; and the legend is shown whole, not cut off."""
+    svg = client.get(f"/games/{game.id}/preview.svg?turn=5").content.decode()
+    assert "paint-order" not in svg
+    legend = " ".join(re.findall(r'<text class="legend"[^>]*>([^<]*)</text>', svg))
+    ui_legend = " ".join(previews.ui_for(services.engine_for(game)).legend.split())
+    assert " ".join(legend.split()) == ui_legend and "…" not in legend
+
+
 def test_preview_png(client, game):
     if not previews.preview_available():
         response = client.get(f"/games/{game.id}/preview.png?turn=3")

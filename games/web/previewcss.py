@@ -64,6 +64,19 @@ def _mix(m: re.Match) -> str:
     return "#" + "".join(f"{round(x * p + y * (1 - p)):02x}" for x, y in zip(a, b))
 
 
+_BLOCK = re.compile(r"([^{}]+)\{([^{}]*)\}")
+_STROKE = re.compile(r"(?<![\w-])(?:paint-order|stroke|stroke-width)\s*:[^;{}]*;?")
+
+
+def _halo_off(m: re.Match) -> str:
+    """A rule that paints a halo under its text (``paint-order: stroke``) without the halo: a rasteriser that
+    knows no paint-order would paint the halo over the letters."""
+    body = m[2]
+    if not re.search(r"paint-order\s*:\s*stroke", body):
+        return m[0]
+    return m[1] + "{" + _STROKE.sub("", body) + "}"
+
+
 def flatten(rules_css: str, variables_css: str = "") -> str:
     """``rules_css`` with custom properties resolved from both texts (first declaration wins)."""
     rules, extra = _without_at_blocks(rules_css), _without_at_blocks(variables_css)
@@ -74,6 +87,7 @@ def flatten(rules_css: str, variables_css: str = "") -> str:
     for _ in range(4):  # values may refer to other variables
         rules = _USE.sub(lambda m: values.get(m[1], (m[2] or "").strip() or "initial"), rules)
     rules = _MIX.sub(_mix, rules)
+    rules = _BLOCK.sub(_halo_off, rules)
     rules = re.sub(r"color-mix\([^;{}]*\)", "currentColor", rules)  # any other kind: a safe stand-in
     rules = re.sub(r"[^{}]+\{\s*\}", "", rules)  # rules left empty (only declared variables)
     return re.sub(r"\n\s*\n+", "\n", rules).strip()

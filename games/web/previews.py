@@ -72,10 +72,12 @@ def preview_svg_text(game: Game, n: int, flipped: bool = False, *, pos: dict | N
     sides = list(ui.game.info.players)
     pos = pos or replay.position_at(game, n, flipped)
     width, height = PREVIEW_SIZE
+    legend = textwrap.wrap(ui.legend, 50)[:3]  # the whole legend: a preview without it cannot be read
     outcome = replay.outcome_line(game)
     lines = textwrap.wrap(outcome[:1].upper() + outcome[1:], 34)
-    if len(lines) > 4:
-        lines = lines[:4]
+    most = 4 if len(legend) < 3 else 3
+    if len(lines) > most:
+        lines = lines[:most]
         lines[-1] = lines[-1][:33] + "…"
     if len(sides) == 2:
         seat_lines = [{"text": _short(names[sides[0]]), "y": 210, "dot_y": 194},
@@ -85,14 +87,11 @@ def preview_svg_text(game: Game, n: int, flipped: bool = False, *, pos: dict | N
         seat_lines = [{"text": _short(names[s]), "y": 200 + 44 * i, "dot_y": 188 + 44 * i} for i, s in enumerate(shown)]
         if len(sides) > len(shown):
             seat_lines.append({"text": f"and {len(sides) - len(shown)} more", "y": 200 + 44 * 3, "dot_y": 188 + 44 * 3})
-    legend = textwrap.wrap(ui.legend, 44)
-    if len(legend) > 2:
-        legend = [legend[0], legend[1][:43] + "…"]
     return render_to_string("games/replay_preview.html", {
         "pos": pos, "game": game, "n": n, "total": game.turn, "ui": ui, "seat_lines": seat_lines,
         "board_css": previewcss.board_css(ui.stylesheet),
         "outcome_lines": [{"text": text, "y": 450 + 32 * i} for i, text in enumerate(lines)],
-        "legend_lines": [{"text": text, "y": 562 + 30 * i} for i, text in enumerate(legend)],
+        "legend_lines": [{"text": text, "y": height - 30 - 26 * (len(legend) - 1 - i)} for i, text in enumerate(legend)],
         "width": width, "height": height,
         "source": f"Imported log · {ui.game.info.title}" if game.source == Game.Source.IMPORTED else ui.game.info.title,
     })
