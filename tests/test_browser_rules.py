@@ -28,9 +28,13 @@ def test_rules_pages_fit_the_screen(people, server, size, scheme):
         page.screenshot(path=f"/tmp/ropasci-rules-{name}-{size}-{scheme}.png", full_page=True)
 
 
-def test_game_page_links_to_its_rules(people, server):
-    page = people()
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_game_page_links_to_its_rules(people, server, size):
+    page = people(**SIZES[size])
     page.goto(server.url + "/")
     page.get_by_role("button", name="Start game").click()
-    page.get_by_role("link", name="How to play").click()
+    link = page.get_by_role("link", name="How to play")
+    expect(link).to_be_in_viewport()
+    page.screenshot(path=f"/tmp/ropasci-rules-link-{size}.png")
+    link.click()
     expect(page.locator("h1")).to_contain_text(load_game(page.url.rsplit("/", 1)[-1]).info.title)
