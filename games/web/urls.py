@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.web import analysis, imports, previews, replay, replaygif, views
+from games.web import analysis, imports, previews, replay, replaygif, rules, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -13,4 +13,5 @@ urlpatterns = [
     path("games/<str:game_id>/resign", views.resign, name="resign"),
     path("games/<str:game_id>/hint", views.hint, name="hint"),
     path("library/<str:name>", views.library, name="library"),
+    path("rules/<str:name>", rules.rules, name="rules"),
 ] + replay.urlpatterns + previews.urlpatterns + imports.urlpatterns + analysis.urlpatterns + replaygif.urlpatterns
