@@ -5,6 +5,7 @@ server restart mid-game.
 The stub implements just enough of the protocol (create, long-poll GET, seat-token actions with 200/202/
 400/403/409) to play a few turns with a bot in the other seat, then declares the game over."""
 import json
+import os
 import queue
 import re
 import subprocess
@@ -415,15 +416,28 @@ def finished_game(srv, out: str) -> dict:
     return game
 
 
-@pytest.mark.parametrize("name", ["tic_tac_toe", "nim3p", "ropasci360"])
-def test_a_generic_agent_plays_any_game_against_the_server_bot(limited, name):
-    """Alternating, three seats (both others the bot), simultaneous: the same agent plays each to a result."""
-    ((code, out, err),) = run_clients(limited, 1, "--game", name, "--bot", "random", player=AGENT)
+@pytest.mark.parametrize("name,params", [("tic_tac_toe", {}), ("nim3p", {}), ("ropasci360", {}),
+                                         ("poker", {"players": 3})])
+def test_a_generic_agent_plays_any_game_against_the_server_bot(limited, name, params):
+    """Alternating, three seats (both others the bot), simultaneous, hidden cards and chance: the same agent
+    plays each to a result."""
+    ((code, out, err),) = run_clients(limited, 1, "--game", name, "--params", json.dumps(params), "--bot", "random",
+                                      player=AGENT)
     assert code == 0, err
     game = finished_game(limited, out)
-    seats = list(load_game(name).info.players)
+    seats = list(load_game(name, **params).info.players)
     assert game["game"] == name and list(game["seats"]) == seats and game["outcome"]["text"] == game["result"]
     assert {s: p["bot"] for s, p in game["seats"].items()} == {seats[0]: None, **{s: "random" for s in seats[1:]}}
+
+
+def test_the_example_bot_of_the_api_guide_wins_nim_as_it_says(limited, tmp_path):
+    guide = (BASE_DIR / "docs" / "api.md").read_text().split("## Write a bot", 1)[1]
+    (tmp_path / "my_bot.py").write_text(re.search(r"```python\n(.*?)```", guide, re.S).group(1))
+    proc = subprocess.run([sys.executable, "-m", "games.client", "--server", limited.url, "--player", "my_bot",
+                           "--game", "nim", "--bot", "strong"], cwd=BASE_DIR, capture_output=True, text=True,
+                          timeout=120, env={**os.environ, "PYTHONPATH": f"{tmp_path}{os.pathsep}{BASE_DIR}"})
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[-3:-1] == ["won", "result: winner: black"]
 
 
 def test_a_generic_agent_joins_an_invitation_in_the_seat_of_its_token(limited):
