@@ -333,6 +333,17 @@ def test_the_agent_gets_the_listed_actions_or_the_parts():
     assert clientagents.choose(agent, {"state": {}, "legal_action_parts": parts, "legal_actions": [[1, "a"]]}) == [2, "c"]
 
 
+def test_which_games_a_class_plays():
+    """What the client accepts (a challenge, a --bot game, an invitation): a generic agent every game; a course
+    player only games with a course module, in their seats."""
+    from games.bots.agent import RandomAgent
+    from games.bots.comp30024 import RandomPlayer
+    assert clientagents.plays(RandomAgent, "poker", "p5") is None
+    assert clientagents.plays(RandomPlayer, "ropasci360", "lower") is None
+    assert "no course-style players" in clientagents.plays(RandomPlayer, "tic_tac_toe", "x")
+    assert "neither" in clientagents.plays(StubGame, "ropasci360", "upper")
+
+
 def test_game_names_and_ids_do_not_mix(stub, capsys):
     with pytest.raises(SystemExit):  # with --seat-token, --game is an id
         client.main(["--server", stub.url, "--player", "games.bots.agent:RandomAgent", "--game", "tic_tac_toe",
