@@ -5,6 +5,7 @@ server restart mid-game.
 The stub implements just enough of the protocol (create, long-poll GET, seat-token actions with 200/202/
 400/403/409) to play a few turns with a bot in the other seat, then declares the game over."""
 import json
+import os
 import queue
 import re
 import subprocess
@@ -17,7 +18,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from games import client
+from games import client, clientagents
 from games.ropasci360 import course
 from games.bots import make_bot
 from games.engine import load_game
@@ -47,12 +48,15 @@ class StubGame:
             for seat, bot in self.bots.items():
                 self.pending[seat] = bot.choose(self.state)
 
-    def payload(self):
-        return {"id": self.id, "game": "ropasci360", "status": "finished" if self.result else "active",
+    def payload(self, token=None):
+        seat = next((s for s, t in self.tokens.items() if t == token), None)
+        return {"id": self.id, "game": "ropasci360", "seat": seat, "status": "finished" if self.result else "active",
                 "turn": len(self.turns), "to_act": [] if self.result else [s for s in ("upper", "lower")
                                                                           if s not in self.pending],
                 "state": self.state.to_json(), "result": self.result, "ending": None,
-                "turns": self.turns, "url": f"/games/{self.id}", "replay_url": f"/games/{self.id}/replay"}
+                "turns": self.turns, "url": f"/games/{self.id}", "replay_url": f"/games/{self.id}/replay",
+                **({"legal_actions": [GAME.action_to_json(a) for a in self.state.legal_actions(seat)]}
+                   if seat and not self.result and seat not in self.pending else {})}
 
     def submit(self, token, turn, action_json):
         seat = next((s for s, t in self.tokens.items() if t == token), None)
@@ -165,8 +169,9 @@ class Handler(BaseHTTPRequestHandler):
         if wait:
             with g.cond:
                 g.cond.wait_for(lambda: len(g.turns) >= int(wait[0]) or g.result, timeout=5)
+        auth = self.headers.get("Authorization", "")
         with srv.lock:
-            self.answer(200, g.payload())
+            self.answer(200, g.payload(auth[5:] if auth.startswith("Seat ") else None))
 
 
 @pytest.fixture
@@ -282,7 +287,74 @@ def test_client_waits_out_a_rate_limit_and_says_so_when_it_gives_up(stub, capsys
     err = capsys.readouterr().err
     assert code == 1
     assert "gave up: no answer from" in err and "Connection refused" in err
-    assert f"--game {created['id']} --seat-token tok-x --seat upper" in err
+    assert err.rstrip().endswith(f"--game {created['id']} --seat-token tok-x")  # the seat: the server's word
+
+
+class Recorder:
+    """A generic agent that plays the first legal action and records what it is given."""
+
+    def __init__(self, seat):
+        self.seat, self.seen, self.ended = seat, [], None
+
+    def choose(self, observation, legal_actions):
+        self.seen.append(legal_actions)
+        return legal_actions[0]
+
+    def end(self, observation, outcome):
+        self.ended = (observation, outcome)
+
+
+class PartsRecorder(Recorder):
+    def choose_parts(self, observation, parts):
+        self.seen.append(("parts", parts))
+        return [options[-1] for options in parts]
+
+
+def test_a_generic_agent_plays_the_stub_game_to_its_end(stub, capsys):
+    code = client.main(["--server", stub.url, "--player", "games.bots.agent:RandomAgent", "--bot", "greedy",
+                        "--game", "ropasci360", "--seat", "lower"])
+    out = capsys.readouterr().out.strip().splitlines()
+    assert code == 0, out
+    assert out[-2] == "result: draw: maximum number of turns reached"
+    assert stub.games["1"].players == {"upper": "bot:greedy", "lower": "human"}
+    assert len(stub.games["1"].turns) == TURN_LIMIT
+
+
+def test_the_agent_gets_the_listed_actions_or_the_parts():
+    """``choose_parts`` when the agent has it; else the listed product; else ``choose`` once per part."""
+    parts = [[1, 2], ["a", "b", "c"]]
+    agent = Recorder("p")
+    assert clientagents.choose(agent, {"state": {}, "legal_actions": [3, 4]}) == 3
+    assert clientagents.choose(agent, {"state": {}, "legal_action_parts": parts,
+                                       "legal_actions": [[1, "a"], [1, "b"]]}) == [1, "a"]
+    assert clientagents.choose(agent, {"state": {}, "legal_action_parts": parts}) == [1, "a"]
+    assert agent.seen[-2:] == parts
+    agent = PartsRecorder("p")
+    assert clientagents.choose(agent, {"state": {}, "legal_action_parts": parts, "legal_actions": [[1, "a"]]}) == [2, "c"]
+
+
+def test_which_games_a_class_plays():
+    """What the client accepts (a challenge, a --bot game, an invitation): a generic agent every game; a course
+    player only games with a course module, in their seats."""
+    from games.bots.agent import RandomAgent
+    from games.bots.comp30024 import RandomPlayer
+    assert clientagents.plays(RandomAgent, "poker", "p5") is None
+    assert clientagents.plays(RandomPlayer, "ropasci360", "lower") is None
+    assert "no course-style players" in clientagents.plays(RandomPlayer, "tic_tac_toe", "x")
+    assert "neither" in clientagents.plays(StubGame, "ropasci360", "upper")
+
+
+def test_game_names_and_ids_do_not_mix(stub, capsys):
+    with pytest.raises(SystemExit):  # with --seat-token, --game is an id
+        client.main(["--server", stub.url, "--player", "games.bots.agent:RandomAgent", "--game", "tic_tac_toe",
+                     "--seat-token", "t"])
+    with pytest.raises(SystemExit):  # with --bot, a name
+        client.main(["--server", stub.url, "--player", "games.bots.agent:RandomAgent", "--game", "abcdefghij",
+                     "--bot", "random"])
+    # a course player plays only games with a course module
+    assert client.main(["--server", stub.url, "--player", PLAYER, "--game", "tic_tac_toe", "--bot", "random"]) == 2
+    assert "no course-style players" in capsys.readouterr().err
+    assert stub.games == {}
 
 
 def test_action_forms_round_trip():
@@ -306,9 +378,9 @@ def limited():
         yield srv
 
 
-def run_clients(srv, n: int, *args: str, timeout: float = 240) -> list[tuple[int, str, str]]:
+def run_clients(srv, n: int, *args: str, player: str = PLAYER, timeout: float = 240) -> list[tuple[int, str, str]]:
     """``n`` clients at once, ``python -m games.client --server URL --player PLAYER ARGS``: (code, out, err)."""
-    procs = [subprocess.Popen([sys.executable, "-m", "games.client", "--server", srv.url, "--player", PLAYER, *args],
+    procs = [subprocess.Popen([sys.executable, "-m", "games.client", "--server", srv.url, "--player", player, *args],
                               cwd=BASE_DIR, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
              for _ in range(n)]
     results = []
@@ -341,6 +413,89 @@ def test_twenty_clients_from_one_address_all_finish_against_the_strong_bot(limit
     assert [code for code, _, _ in results] == [0] * 20, [err for code, _, err in results if code]
     assert all(out.splitlines()[-2].startswith("result: ") for _, out, _ in results)
     assert len(REFUSED.findall(limited.read_log())) == before
+
+
+AGENT = "games.bots.agent:RandomAgent"
+
+
+def finished_game(srv, out: str) -> dict:
+    """The game a client's output ends with (``result:``, ``replay: URL``), as a spectator reads it."""
+    lines = out.splitlines()
+    assert lines[-2].startswith("result: ") and lines[-1].startswith(f"replay: {srv.url}/games/"), out
+    status, game = api_call(srv.url, f"/api/games/{lines[-1].split('/games/')[1].split('/')[0]}")
+    assert status == 200 and game["status"] == "finished", game
+    return game
+
+
+@pytest.mark.parametrize("name,params", [("tic_tac_toe", {}), ("nim3p", {}), ("ropasci360", {}),
+                                         ("poker", {"players": 3})])
+def test_a_generic_agent_plays_any_game_against_the_server_bot(limited, name, params):
+    """Alternating, three seats (both others the bot), simultaneous, hidden cards and chance: the same agent
+    plays each to a result."""
+    ((code, out, err),) = run_clients(limited, 1, "--game", name, "--params", json.dumps(params), "--bot", "random",
+                                      player=AGENT)
+    assert code == 0, err
+    game = finished_game(limited, out)
+    seats = list(load_game(name, **params).info.players)
+    assert game["game"] == name and list(game["seats"]) == seats and game["outcome"]["text"] == game["result"]
+    assert {s: p["bot"] for s, p in game["seats"].items()} == {seats[0]: None, **{s: "random" for s in seats[1:]}}
+
+
+def test_the_example_bot_of_the_api_guide_wins_nim_as_it_says(limited, tmp_path):
+    guide = (BASE_DIR / "docs" / "api.md").read_text().split("## Write a bot", 1)[1]
+    (tmp_path / "my_bot.py").write_text(re.search(r"```python\n(.*?)```", guide, re.S).group(1))
+    proc = subprocess.run([sys.executable, "-m", "games.client", "--server", limited.url, "--player", "my_bot",
+                           "--game", "nim", "--bot", "strong"], cwd=BASE_DIR, capture_output=True, text=True,
+                          timeout=120, env={**os.environ, "PYTHONPATH": f"{tmp_path}{os.pathsep}{BASE_DIR}"})
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[-3:-1] == ["won", "result: winner: black"]
+
+
+def test_a_generic_agent_joins_an_invitation_in_the_seat_of_its_token(limited):
+    status, created = api_call(limited.url, "/api/games", {"game": "nim3p",
+                                                           "players": {"p0": "bot:random", "p1": "human",
+                                                                       "p2": "bot:greedy"}})
+    assert status == 201, created
+    ((code, out, err),) = run_clients(limited, 1, "--game", created["id"], "--seat-token",
+                                      created["seats"]["p1"]["token"], player=AGENT)
+    assert code == 0, err
+    assert out.startswith(f"game {created['id']}: {AGENT} as p1")
+    assert finished_game(limited, out)["id"] == created["id"]
+
+
+BOT_ACCOUNT = """
+from django.contrib.auth import get_user_model
+from players import services
+bot = get_user_model().objects.create_user("any-game-bot", password="x-any-game-long-password")
+print(services.create_api_key(bot, "client").secret)
+"""
+
+
+def test_a_bot_account_with_a_generic_agent_plays_a_challenge_of_any_game(limited):
+    key = limited.manage("shell", "-c", BOT_ACCOUNT).stdout.split()[-1]
+    status, made = api_call(limited.url, "/api/challenges", {"target": "any-game-bot", "game": "tic_tac_toe",
+                                                             "side": "x", "name": "tester"})
+    assert status == 201, made
+    proc = subprocess.Popen([sys.executable, "-m", "games.client", "--server", limited.url, "--key", key,
+                             "--player", AGENT, "--games", "1"],
+                            cwd=BASE_DIR, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    watchdog = threading.Timer(90, proc.kill)  # never hang the suite on a stuck client
+    watchdog.start()
+    try:
+        first = proc.stdout.readline()  # "game <id>: ... as o ...", once it has accepted
+        assert first.startswith("game ") and " as o " in first, first + proc.stderr.read()
+        game_id = first.split()[1].rstrip(":")
+        from games.bots.agent import RandomAgent
+        game = client.play(client.Api(limited.url), game_id, "x", made["seat_token"], RandomAgent("x"))
+        rest, err = proc.communicate(timeout=60)
+    finally:
+        watchdog.cancel()
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, err
+    assert game["status"] == "finished" and game["game"] == "tic_tac_toe"
+    assert rest.strip().splitlines()[-3:] == [f"result: {game['result']}", f"replay: {game['replay_url']}",
+                                              "played 1 game"]
 
 
 def test_the_client_resumes_its_game_after_a_server_restart(monkeypatch):
