@@ -231,6 +231,33 @@ class NewGameForm(forms.Form):
                 for side, choice in self.cleaned_data["seats"].items()}
 
 
+def default_level(game) -> str:
+    """The computer's level a one-click start offers first: the strongest that looks ahead ("strong") where
+    there is one, else the strongest (a perfect player leaves a newcomer no game to learn from)."""
+    levels = levels_for(game)
+    return "strong" if "strong" in levels else levels[-1]
+
+
+def quick_data(name: str, how: str, level: str, *, rated: bool = False) -> dict:
+    """The lobby form's data for a one-click start of game ``name`` with its default options: ``computer``
+    (the first seat ``me``, bots of ``level`` the others), ``friend`` (the others invited) or ``watch`` (bots
+    of ``level`` everywhere)."""
+    ui = ui_for(load_game(name))
+    data = {"game": name, "turn_seconds": "", "bot_seconds": "1"}
+    for param in ui.params():
+        if isinstance(param.default, bool):
+            if param.default:
+                data[f"param_{param.name}"] = "on"
+        elif not param.json:
+            data[f"param_{param.name}"] = str(param.default)
+    others = {"computer": f"bot:{level}", "friend": INVITE, "watch": f"bot:{level}"}[how]
+    for i, side in enumerate(ui.game.info.players):
+        data[f"seat_{side}"] = ME if i == 0 and how != "watch" else others
+    if rated:
+        data["rated"] = "on"
+    return data
+
+
 def decode_option(text: str, empty=None):
     """An option's JSON text decoded within safejson's limits (size, nesting, digits, no NaN, no NUL)."""
     return safejson.loads(text, max_bytes=MAX_JSON_TEXT, empty=empty)

@@ -14,3 +14,5 @@ urlpatterns = [
     path("games/<str:game_id>/hint", views.hint, name="hint"),
     path("library/<str:name>", views.library, name="library"),
 ] + replay.urlpatterns + previews.urlpatterns + imports.urlpatterns + analysis.urlpatterns + replaygif.urlpatterns
+from games.web import lobby  # noqa: E402  (each game's start page)
+urlpatterns += lobby.urlpatterns
