@@ -98,12 +98,22 @@ def test_a_friend_gets_an_invite_and_the_computer_plays_to_watch(people, server)
     page.wait_for_url(re.compile(r"/games/\w+$"))
     expect(page.locator("#game")).to_have_attribute("data-side", "black")
     expect(page.get_by_text("Invite your opponent")).to_be_visible()
+    invite = page.url.rsplit("/", 1)[-1]
 
-    page.goto(server.url + "/play/tic_tac_toe")
+    page.goto(server.url + "/play/othello")
     page.locator("[data-role=watch]").click()
     page.wait_for_url(re.compile(r"/games/\w+$"))
     expect(page.locator("#game")).to_have_attribute("data-side", "")
     expect(page.locator("#board")).not_to_have_attribute("data-turn", "0")  # the bots play on their own
+    watched = page.url.rsplit("/", 1)[-1]
+
+    # Both are listed on the home page with the game's name and players.
+    page.goto(server.url + "/")
+    expect(page.locator(f"#live-games [data-game='{watched}']")).to_contain_text("Othello")
+    expect(page.locator(f"#live-games [data-game='{watched}']")).to_contain_text("bot (strong)")
+    expect(page.locator(f"#open-games [data-game='{invite}']")).to_contain_text("Hex")
+    page.locator("#live-games").scroll_into_view_if_needed()
+    page.screenshot(path=SHOT.format("lists-desktop"))
 
 
 def test_more_options_hold_the_full_form_one_click_away(people, server):

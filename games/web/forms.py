@@ -73,10 +73,9 @@ class NewGameForm(forms.Form):
         self.ui = ui_for(self.engine_game)
         levels = levels_for(self.engine_game)
         bots = [(f"bot:{level}", f"Bot · {LEVEL_WORDS.get(level, level)}") for level in levels]
-        default_bot = next((b for b, _ in bots if b == "bot:greedy"), bots[0][0])
-        for i, side in enumerate(self.engine_game.info.players):
+        for i, side in enumerate(self.engine_game.info.players):  # by default: you against the computer
             choices = [(ME, "You"), (INVITE, "A person (invite link)")] + bots
-            initial = ME if i == 0 else (INVITE if len(self.engine_game.info.players) == 2 else default_bot)
+            initial = ME if i == 0 else f"bot:{default_level(self.engine_game)}"
             self.fields[f"seat_{side}"] = forms.ChoiceField(label=self.ui.seat_name(side), choices=choices,
                                                             initial=initial)
 
