@@ -65,8 +65,8 @@ def board_turn(page) -> int:
 
 
 def start_from_the_lobby(page, server, name: str) -> list[str]:
-    page.goto(server.url + "/")
-    page.get_by_label("Game", exact=True).select_option(name)
+    page.goto(server.url + f"/play/{name}")
+    page.get_by_text("More options").click()
     game = load_game(name)
     seats = list(game.info.players)
     expect(page.locator(f"#id_seat_{seats[0]}")).to_be_visible()  # the game's seats were swapped in

@@ -26,7 +26,7 @@ def test_home_page_renders_with_htmx(page, server):
     statuses, errors = _load_home(page, server)
 
     expect(page).to_have_title(re.compile("ropasci"))
-    expect(page.get_by_role("heading", level=1)).to_have_text("Play RoPaSci 360 and more")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Choose a game")
     expect(page.get_by_role("link", name="ropasci home")).to_be_visible()
     expect(page.get_by_role("navigation", name="Main")).to_be_visible()
     expect(page.locator("#play")).to_be_visible()

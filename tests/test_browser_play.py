@@ -32,8 +32,9 @@ def api(server, path, body=None, token=None):
 
 def create_game(page, server, opponent="human", side="upper", level="random"):
     """A RoPaSci 360 game from the lobby: the creator plays ``side``; the other seat is an invited person or
-    a bot of ``level``."""
-    page.goto(server.url + "/")
+    a bot of ``level``: the full form, under the start page's "More options"."""
+    page.goto(server.url + "/play/ropasci360")
+    page.get_by_text("More options").click()
     other = "lower" if side == "upper" else "upper"
     page.get_by_label(side.title(), exact=True).select_option("me")
     page.get_by_label(other.title(), exact=True).select_option("invite" if opponent == "human" else f"bot:{level}")

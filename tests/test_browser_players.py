@@ -48,12 +48,15 @@ def sign_up(page, server, username: str, email: str = ""):
 
 
 def start_game(page, server, *, rated=False):
-    """A RoPaSci 360 game from the lobby: this browser plays Upper, a random bot Lower."""
-    page.goto(server.url + "/")
+    """A RoPaSci 360 game from the lobby's full form: this browser plays Upper, a random bot Lower; rated or
+    not (the box is there, ticked, for an account)."""
+    page.goto(server.url + "/play/ropasci360")
+    page.get_by_text("More options").click()
     page.locator("#id_seat_upper").select_option("me")
     page.locator("#id_seat_lower").select_option("bot:random")
-    if rated:
-        page.get_by_label("Rated").check()
+    if page.get_by_label("Rated").count():
+        expect(page.get_by_label("Rated")).to_be_checked()
+        page.get_by_label("Rated").set_checked(rated)
     page.get_by_role("button", name="Start game").click()
     page.wait_for_url(re.compile(r"/games/\w+$"))
     expect(page.locator("#conn-status")).to_have_text("live")

@@ -115,7 +115,7 @@ def test_pages_keep_to_the_policy_in_a_browser(browser, server):
 
         # The lobby and its position editor (a script-built board).
         page.goto(f"{server.url}/?game=ropasci_puzzle")
-        expect(page.get_by_label("Game", exact=True)).to_have_value("ropasci_puzzle")
+        expect(page.locator("#position-editor")).to_be_visible()
 
         # The embed framed by another site's page (another port: another origin) loads.
         with another_site(f'<!doctype html><title>A blog</title><iframe id="embed" '

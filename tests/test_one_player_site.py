@@ -47,9 +47,11 @@ def test_a_preset_fills_the_position_and_is_the_link_to_share():
     spiral = next(e for e in library() if e["name"] == "spiral")
     assert shown_position(html) == parse_position(spiral["position"]).to_json()
     assert '<option value="spiral" selected' in html
-    assert "?game=ropasci_puzzle&amp;preset=spiral#play" in html
-    # The lobby from that link, without JavaScript.
-    page = client.get("/", {"game": "ropasci_puzzle", "preset": "spiral"}).content.decode()
+    assert '"/play/ropasci_puzzle?game=ropasci_puzzle&amp;preset=spiral"' in html
+    # The game's start page from that link, without JavaScript, and from the old lobby's link.
+    page = client.get("/play/ropasci_puzzle", {"game": "ropasci_puzzle", "preset": "spiral"}).content.decode()
+    assert shown_position(page) == parse_position(spiral["position"]).to_json()
+    page = client.get("/", {"game": "ropasci_puzzle", "preset": "spiral"}, follow=True).content.decode()
     assert shown_position(page) == parse_position(spiral["position"]).to_json()
 
 

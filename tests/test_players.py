@@ -191,14 +191,17 @@ def test_casual_anonymous_one_player_and_aborted_games_are_not_rated(django_capt
 def test_the_lobby_makes_a_rated_game_for_a_logged_in_player():
     alice = make_user("alice")
     c = logged_in(alice)
-    assert 'name="rated"' in c.get("/").content.decode()
-    assert 'name="rated"' not in Client().get("/").content.decode()
+    assert re.search(r'name="rated"[^>]* checked', c.get("/play/ropasci360").content.decode())  # ticked for an account
+    assert 'name="rated"' not in Client().get("/play/ropasci360").content.decode()
     response = c.post(reverse("new_game"), {**NEW_GAME, "seat_lower": "bot:random", "rated": "on"})
     game = Game.objects.get(pk=response["Location"].rsplit("/", 1)[-1])
     assert RatedGame.objects.get(game=game).requested_by == alice
     assert game.seats.get(side="upper").user == alice
     response = Client().post(reverse("new_game"), {**NEW_GAME, "seat_lower": "bot:random", "rated": "on"})
     assert not RatedGame.objects.filter(game_id=response["Location"].rsplit("/", 1)[-1]).exists()
+    # One click on a game's start page: rated too, as the form's default is.
+    response = c.post(reverse("quick_start", args=["ropasci360"]), {"how": "computer", "level": "random"})
+    assert RatedGame.objects.get(game_id=response["Location"].rsplit("/", 1)[-1]).requested_by == alice
 
 
 # --- accounts ----------------------------------------------------------------------------------------------

@@ -92,6 +92,59 @@ def test_lobby_lists_open_and_live_games():
     assert "bot (random)" in live_section and "bot (greedy)" in live_section
 
 
+def test_the_lists_name_each_game_and_leave_out_abandoned_ones():
+    from datetime import timedelta
+
+    from django.utils import timezone
+    live = services.create_game("hex", {"black": "bot:random", "white": "bot:random"}, claim=None).game
+    gone = services.create_game("othello", {"black": "human", "white": "human"}, claim="black").game
+    services.claim_seat(gone.id, "white")
+    waiting = services.create_game("connect_four", {"yellow": "human", "red": "human"}, claim="yellow").game
+    old = services.create_game("nim", {"black": "human", "white": "human"}, claim="black").game
+    now = timezone.now()
+    Game.objects.filter(pk=gone.id).update(updated=now - timedelta(minutes=11))  # no move for 11 minutes
+    Game.objects.filter(pk=old.id).update(updated=now - timedelta(minutes=61))  # nobody came within the hour
+    html = Client().get(reverse("home")).content.decode()
+    open_section = html.split('id="open-games"')[1].split("</section>")[0]
+    live_section = html.split('id="live-games"')[1].split("</section>")[0]
+    assert live.id in live_section and "Hex" in live_section and gone.id not in live_section
+    assert waiting.id in open_section and "Connect Four" in open_section and old.id not in open_section
+
+
+def test_the_catalogue_links_every_game_to_its_start_page():
+    from games.engine.registry import names_in_order
+    html = Client().get(reverse("home")).content.decode()
+    for name in names_in_order():
+        assert f'data-game="{name}" href="/play/{name}"' in html
+        response = Client().get(reverse("board_picture", args=[name]))
+        assert response.status_code == 200 and response["Content-Type"] == "image/svg+xml"
+        assert response.content.startswith(b"<svg") and b'id="board"' in response.content
+    assert Client().get("/play/no-such-game/board.svg").status_code == 404
+
+
+@pytest.mark.parametrize("name,how,kinds,claimed", [
+    ("connect_four", "computer", {"yellow": "human", "red": "bot"}, "yellow"),
+    ("nim3p", "computer", {"p0": "human", "p1": "bot", "p2": "bot"}, "p0"),
+    ("hex", "friend", {"black": "human", "white": "human"}, "black"),
+    ("tic_tac_toe", "watch", {"x": "bot", "o": "bot"}, None),
+    ("2048", "computer", {"player": "human"}, "player"),
+])
+def test_one_click_starts_a_game_with_the_defaults(name, how, kinds, claimed):
+    client = Client()
+    response = client.post(reverse("quick_start", args=[name]), {"how": how})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    game = Game.objects.get(pk=response["Location"].rsplit("/", 1)[-1])
+    assert game.kind == name and game.turn_seconds is None
+    seats = {s.side: s for s in game.seats.all()}
+    assert {side: s.kind for side, s in seats.items()} == kinds
+    assert all(s.bot_level == "strong" for s in seats.values() if s.kind == "bot")  # the default level
+    recalled = seatsession.recall(client.session, game.id)
+    assert (recalled[0] if recalled else None) == claimed
+    if len(kinds) > 1:  # a level the game's bots do not have: said on the start page, no game made
+        response = client.post(reverse("quick_start", args=[name]), {"how": "computer", "level": "alien"})
+        assert response.status_code == 400 and b"Select a valid choice" in response.content
+
+
 def test_lobby_shows_a_creators_own_games_and_a_users_games():
     client = Client()
     game = new_game(client)
@@ -180,12 +233,15 @@ def test_invalid_form_is_shown_again(fields, message):
 
 def test_the_lobby_offers_each_games_options_and_seats():
     client = Client()
-    html = client.get(reverse("home")).content.decode()
-    assert 'name="seat_upper"' in html and 'name="seat_lower"' in html and 'value="ropasci360" selected' in html
+    html = client.get(reverse("play", args=["ropasci360"])).content.decode()  # a game's start page
+    assert 'name="seat_upper"' in html and 'name="seat_lower"' in html and 'name="game" value="ropasci360"' in html
     html = client.get(reverse("new_game_options"), {"game": "cyclotron"}).content.decode()
     assert 'name="seat_white"' in html and 'name="seat_black"' in html and "Turn order: White, then Black" in html
-    html = client.get(reverse("home"), {"game": "expendibots"}).content.decode()  # without JavaScript
-    assert 'value="expendibots" selected' in html and 'name="seat_white"' in html
+    response = client.get(reverse("home"), {"game": "expendibots"})  # the old lobby's link, without JavaScript
+    assert response.status_code == 302 and response["Location"].startswith("/play/expendibots?")
+    html = client.get(response["Location"]).content.decode()
+    assert 'name="game" value="expendibots"' in html and 'name="seat_white"' in html and "<details" in html
+    assert client.get(reverse("play", args=["no-such-game"])).status_code == 404
     html = client.get(reverse("new_game_options"), {"game": "no-such-game"}).content.decode()
     assert 'name="seat_upper"' in html
 

@@ -33,6 +33,7 @@ def _grid(observation) -> list[list]:
 
 class UI(GameUI):
     board_template = "connect_four/_board.html"
+    tagline = "Drop discs into seven columns: four in a row wins."
     stylesheet = "connect_four/board.css"
     legend = "Yellow discs are marked Y, red discs R with a ring; four in a line across, down or diagonally win."
     hint = "Click a column to drop your disc into it."

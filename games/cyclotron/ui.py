@@ -62,6 +62,7 @@ def _shape(kind: str, cx: float, cy: float) -> dict:
 
 class UI(GameUI):
     board_template = "cyclotron/_board.html"
+    tagline = "Rock, paper and scissors as pieces on a 6×6 board: race to the far corner."
     stylesheet = "cyclotron/board.css"
     legend = ("Rock is a circle, Paper a square, Scissors a triangle (R, P, S); White's pieces are light, "
               "Black's dark. Reach the dashed square where the opposing Rock started to win.")

@@ -63,6 +63,7 @@ class GameUI:
     board_template = ""  # draws self.board(...) as <svg id="board" class="board" data-turn="N" ...>
     stylesheet = ""  # static path of the game's CSS (board colours, pieces), or ""
     legend = ""  # one line under the board saying how to read it
+    tagline = ""  # one line on what the game is, for the lobby's catalogue
     hint = "Click a piece, then where it goes, then confirm."
     flippable = True  # a "Flip board" button (the board drawn from the other side)
     chart_label = ""  # what ``material`` measures, for the replay chart ("" and material None: no chart)

@@ -76,6 +76,7 @@ def _marks(last: dict | None) -> tuple[dict, tuple | None]:
 
 class UI(GameUI):
     board_template = "expendibots/_board.html"
+    tagline = "Move stacks of bots and blow them up: chain explosions clear the other side's."
     stylesheet = "expendibots/board.css"
     legend = ("White: light discs with a dark outline · Black: dark discs with a light ring · "
               "the number is the stack's size")

@@ -38,6 +38,7 @@ def _where(row: int, col: int) -> str:
 
 class UI(GameUI):
     board_template = "g2048/_board.html"
+    tagline = "Slide the tiles, merge equal numbers and reach 2048."
     stylesheet = "g2048/board.css"
     legend = ("Every tile shows its number. Equal tiles that meet merge into their sum, which is added to the "
               "score; after each move a new 2 (or, one time in ten, a 4) appears on an empty cell.")

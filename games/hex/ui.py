@@ -35,6 +35,7 @@ def _text(sq) -> str:
 
 class UI(GameUI):
     board_template = "hex/_board.html"
+    tagline = "Join your two sides of the rhombus before the other player joins theirs."
     stylesheet = "hex/board.css"
     legend = ("Black (dark stones) joins the dark top and bottom rims; White (light stones with a ring) joins the "
               "light left and right rims. The last stone has a diamond; a winning chain is outlined.")

@@ -25,6 +25,7 @@ TOP = 10
 
 class UI(GameUI):
     board_template = "nim/_board.html"
+    tagline = "Take items from the heaps in turn: whoever takes the last one wins."
     stylesheet = "nim/board.css"
     flippable = False
     legend = "Each row is a heap; filled circles are the items left, hollow ones the items taken."

@@ -11,6 +11,7 @@ from .rules import EXTRA, SEATS
 
 class UI(NimUI):
     board_template = "nim3p/_board.html"
+    tagline = "Nim for three: the player after the one who takes the last item wins."
     stylesheet = "nim/board.css"  # the same heaps
     legend = ("Each row is a heap; filled circles are the items left, hollow ones the items taken. "
               "P0, P1, P2 move in turn; the player after the one who takes the last item wins.")

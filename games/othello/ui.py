@@ -39,6 +39,7 @@ def _counts(observation) -> dict[str, int]:
 
 class UI(GameUI):
     board_template = "othello/_board.html"
+    tagline = "Outflank and flip your opponent's discs: the most discs at the end wins."
     stylesheet = "othello/board.css"
     legend = ("Black's discs are dark, White's light. Dots mark where the player to move may place; the last "
               "disc placed has a diamond, the discs it flipped a dashed ring.")

@@ -80,6 +80,7 @@ def _action_label(action: str, observation, seat: str) -> str:
 
 class UI(GameUI):
     board_template = "poker/_board.html"
+    tagline = "Texas hold'em with chips: bet, bluff and fold against bots or friends."
     stylesheet = "poker/board.css"
     legend = ("Four-colour deck: ♠ spades black, ♥ hearts red, ♦ diamonds blue, ♣ clubs green, each with its "
               "letter. You see your own cards; others stay face down unless shown at a showdown. D: the button.")

@@ -144,6 +144,7 @@ def _other(side: str) -> str:
 
 class UI(GameUI):
     board_template = "ropasci360/_board.html"
+    tagline = "Rock, paper and scissors on a hex board: both sides move at once."
     stylesheet = "ropasci360/board.css"
     event_icon = "⚔"
     legend = "Upper: solid, capital letters · Lower: hatched, small letters · ● rock ■ paper ▲ scissors · a number counts stacked tokens"

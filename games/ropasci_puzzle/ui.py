@@ -72,6 +72,7 @@ TOOLS = tuple(EditorTool(f"{side}-{sym}", f"{side.title()} {SYMBOL_NAMES[sym]}")
 
 class UI(GameUI):
     board_template = "ropasci_puzzle/_board.html"
+    tagline = "RoPaSci 360 puzzles: defeat every Lower token in the fewest turns."
     stylesheet = "ropasci_puzzle/board.css"
     event_icon = "⚔"
     legend = ("Upper: solid, capital letters, numbered in move order · Lower: hatched, small letters · "

@@ -40,6 +40,7 @@ def _last_move(obs) -> str | None:
 
 class UI(GameUI):
     board_template = "rubiks_cube/_board.html"
+    tagline = "Solve the scrambled cube one face turn at a time."
     stylesheet = "rubiks_cube/board.css"
     legend = ("The cube unfolded: Up above Front; Left, Front, Right and Back in a row; Down below Front. "
               "Every sticker shows the letter of the face its colour belongs to (U white, F green, R red, "

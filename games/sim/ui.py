@@ -29,6 +29,7 @@ def _edge_text(i, j) -> str:
 
 class UI(GameUI):
     board_template = "sim/_board.html"
+    tagline = "Colour the edges in turn: whoever makes a triangle of their own colour loses."
     stylesheet = "sim/board.css"
     flippable = False
     legend = ("Black's edges are solid, White's dashed, Blue's dotted; thin grey lines are uncoloured. "

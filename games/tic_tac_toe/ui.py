@@ -37,6 +37,7 @@ def _marks(observation) -> list:
 
 class UI(GameUI):
     board_template = "tic_tac_toe/_board.html"
+    tagline = "Three in a row on a 3×3 grid."
     stylesheet = "tic_tac_toe/board.css"
     legend = "X is a cross, O a ring; three in a row, column or diagonal win."
     hint = "Click an empty cell to put your mark there."

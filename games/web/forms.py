@@ -73,10 +73,9 @@ class NewGameForm(forms.Form):
         self.ui = ui_for(self.engine_game)
         levels = levels_for(self.engine_game)
         bots = [(f"bot:{level}", f"Bot · {LEVEL_WORDS.get(level, level)}") for level in levels]
-        default_bot = next((b for b, _ in bots if b == "bot:greedy"), bots[0][0])
-        for i, side in enumerate(self.engine_game.info.players):
+        for i, side in enumerate(self.engine_game.info.players):  # by default: you against the computer
             choices = [(ME, "You"), (INVITE, "A person (invite link)")] + bots
-            initial = ME if i == 0 else (INVITE if len(self.engine_game.info.players) == 2 else default_bot)
+            initial = ME if i == 0 else f"bot:{default_level(self.engine_game)}"
             self.fields[f"seat_{side}"] = forms.ChoiceField(label=self.ui.seat_name(side), choices=choices,
                                                             initial=initial)
 
@@ -229,6 +228,33 @@ class NewGameForm(forms.Form):
         """``players`` for ``services.create_game``: ``"human"`` or ``"bot:LEVEL"`` per seat."""
         return {side: ("human" if choice in (ME, INVITE) else choice)
                 for side, choice in self.cleaned_data["seats"].items()}
+
+
+def default_level(game) -> str:
+    """The computer's level a one-click start offers first: the strongest that looks ahead ("strong") where
+    there is one, else the strongest (a perfect player leaves a newcomer no game to learn from)."""
+    levels = levels_for(game)
+    return "strong" if "strong" in levels else levels[-1]
+
+
+def quick_data(name: str, how: str, level: str, *, rated: bool = False) -> dict:
+    """The lobby form's data for a one-click start of game ``name`` with its default options: ``computer``
+    (the first seat ``me``, bots of ``level`` the others), ``friend`` (the others invited) or ``watch`` (bots
+    of ``level`` everywhere)."""
+    ui = ui_for(load_game(name))
+    data = {"game": name, "turn_seconds": "", "bot_seconds": "1"}
+    for param in ui.params():
+        if isinstance(param.default, bool):
+            if param.default:
+                data[f"param_{param.name}"] = "on"
+        elif not param.json:
+            data[f"param_{param.name}"] = str(param.default)
+    others = {"computer": f"bot:{level}", "friend": INVITE, "watch": f"bot:{level}"}[how]
+    for i, side in enumerate(ui.game.info.players):
+        data[f"seat_{side}"] = ME if i == 0 and how != "watch" else others
+    if rated:
+        data["rated"] = "on"
+    return data
 
 
 def decode_option(text: str, empty=None):

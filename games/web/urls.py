@@ -15,3 +15,5 @@ urlpatterns = [
     path("library/<str:name>", views.library, name="library"),
     path("rules/<str:name>", rules.rules, name="rules"),
 ] + replay.urlpatterns + previews.urlpatterns + imports.urlpatterns + analysis.urlpatterns + replaygif.urlpatterns
+from games.web import lobby  # noqa: E402  (each game's start page)
+urlpatterns += lobby.urlpatterns

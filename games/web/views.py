@@ -11,9 +11,11 @@ from django.views.decorators.http import require_POST, require_safe
 
 from games.read import hints, presenters
 from games.guard import ratelimit, safejson
-from games.play import seatsession, services, signals
+from games.play import seatsession, services
 from games.bots import LEVEL_WORDS, levels_for
 from games.engine import load_game, registered_names
+from games.engine.registry import default_name
+from games.web import lobby
 from games.web.forms import ME, NewGameForm
 from games.web.previews import share_meta
 from games.models import Game
@@ -21,54 +23,15 @@ from games.engine.ui import ui_for
 
 logger = logging.getLogger(__name__)
 
-LIST_LIMIT = 20
-
-
-def _lobby_context(request: HttpRequest, form: NewGameForm | None = None) -> dict:
-    own_ids = seatsession.game_ids(request.session)
-    played = Game.objects.filter(source=Game.Source.PLAYED).prefetch_related("seats")
-    open_games = [g for g in played.filter(status=Game.Status.WAITING).order_by("-created")[:LIST_LIMIT]]
-    live_games = list(played.filter(status=Game.Status.ACTIVE).order_by("-updated")[:LIST_LIMIT])
-    mine = []
-    if own_ids:
-        mine = list(Game.objects.filter(pk__in=own_ids).prefetch_related("seats").order_by("-updated")[:LIST_LIMIT])
-    user_games = []
-    if request.user.is_authenticated:
-        user_games = list(Game.objects.filter(seats__user=request.user).distinct()
-                          .prefetch_related("seats").order_by("-updated")[:LIST_LIMIT])
-    return {
-        "form": form or NewGameForm(),
-        "open_games": [_game_row(g, own_ids) for g in open_games],
-        "live_games": [_game_row(g, own_ids) for g in live_games],
-        "my_games": [_game_row(g, own_ids) for g in mine],
-        "user_games": [_game_row(g, own_ids) for g in user_games],
-    }
-
-
-def _game_row(game: Game, own_ids) -> dict:
-    ui = ui_for(services.engine_for(game))
-    seats = {s.side: s for s in game.seats.all()}
-    players = [{"side": side, "name": ui.seat_name(side), "label": seats[side].label if side in seats else "",
-                "open": side in seats and not seats[side].is_claimed}
-               for side in ui.game.info.players]
-    result = presenters.result_info(game, ui, observation={}) if game.is_over else None
-    age = (timezone.now() - game.created).total_seconds()
-    return {
-        "age": "just now" if age < 60 else None,
-        "game": game,
-        "title": ui.game.info.title,
-        "players": players,
-        "open_sides": [p for p in players if p["open"]],
-        "mine": game.id in own_ids,
-        "result": result,
-    }
-
 
 @require_safe
 def home(request: HttpRequest) -> HttpResponse:
-    """The lobby; ``?game=NAME`` (and its options) preselects a game, also without JavaScript."""
-    form = NewGameForm(initial=request.GET.dict()) if request.GET.get("game") else None
-    return render(request, "games/home.html", _lobby_context(request, form))
+    """The lobby: the catalogue of games and the lists of games. The old lobby's ``?game=NAME`` links (with
+    its options) lead to that game's start page, the options shown."""
+    name = request.GET.get("game")
+    if name:
+        return redirect(lobby.start_url(name if name in registered_names() else default_name(), request.GET.dict()))
+    return render(request, "games/home.html", lobby.home_context(request))
 
 
 @never_cache
@@ -105,25 +68,10 @@ def _viewer(request: HttpRequest, game: Game) -> tuple[str, str] | None:
 
 
 def new_game(request: HttpRequest) -> HttpResponse:
+    """The lobby's full form, posted (also by programs): a new game, or the game's start page saying why not."""
     if request.method != "POST":
         return redirect("/#play")
-    form = NewGameForm(request.POST)
-    if not form.is_valid():
-        return render(request, "games/home.html", _lobby_context(request, form), status=400)
-    data = form.cleaned_data
-    side = form.creator_side()
-    players = form.players()
-    try:
-        created = services.create_game(
-            form.game_name, players, data["turn_seconds"], params=data["params"], claim=side, user=request.user,
-            name=data["name"], bot_seconds=data["bot_seconds"] if any(p != "human" for p in players.values()) else None)
-    except services.ServiceError as exc:
-        form.add_error(None, exc.message)
-        return render(request, "games/home.html", _lobby_context(request, form), status=exc.status)
-    if side is not None:
-        seatsession.remember(request.session, created.game.id, side, created.tokens[side])
-    signals.game_created.send(sender=Game, game_id=created.game.id, user=request.user, options=data)
-    return redirect(created.game)
+    return lobby.create(request, NewGameForm(request.POST))
 
 
 @require_safe
