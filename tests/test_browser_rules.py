@@ -1,6 +1,8 @@
 """"How to play" pages in a real browser: on a 390x844 phone and a 1366x800 desktop, light and dark, the page
 has the game's title in its h1, its diagrams drawn, and nothing wider than the screen. Screenshots go to
 /tmp/ropasci-rules-<game>-<size>-<scheme>.png for a person to look at."""
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -31,8 +33,9 @@ def test_rules_pages_fit_the_screen(people, server, size, scheme):
 @pytest.mark.parametrize("size", sorted(SIZES))
 def test_game_page_links_to_its_rules(people, server, size):
     page = people(**SIZES[size])
-    page.goto(server.url + "/")
-    page.get_by_role("button", name="Start game").click()
+    page.goto(server.url + "/play/tic_tac_toe")
+    page.locator("[data-role=play-computer]").click()
+    page.wait_for_url(re.compile(r"/games/\w+$"))
     link = page.get_by_role("link", name="How to play")
     expect(link).to_be_in_viewport()
     page.screenshot(path=f"/tmp/ropasci-rules-link-{size}.png")
