@@ -1,8 +1,9 @@
 """The site's adapter for Hex: the rhombus of hexagons (``templates/hex/_board.html``), words and click input.
 Works from observations (``HexState.to_json``) and canonical JSON actions only.
 
-Click input: a move is one click, ``{"key": "cell:R,C", "label": "(R, C)"}``; every hexagon carries
-``data-pick="cell:R,C"``.
+Words: cells as Hex players write them, a letter for the column and a number for the row (a1 at the top left,
+where the engine's (0, 0) is). Click input: a move is one click, ``{"key": "cell:R,C", "label": "c2"}``;
+every hexagon carries ``data-pick="cell:R,C"``.
 
 ``board(...)`` returns (for the template): ``turn``, ``flipped``, ``view_box``, ``size``, ``radius`` (of a
 stone), ``cells`` (dicts: ``row``, ``col``, ``key``, ``points`` (the hexagon), ``cx``, ``cy``, ``cls``,
@@ -30,7 +31,8 @@ DIAMOND = ((0, -6), (6, 0), (0, 6), (-6, 0))  # the last stone's mark, around it
 
 
 def _text(sq) -> str:
-    return f"({sq[0]}, {sq[1]})"
+    """A cell in Hex notation: row 1, column 2 (from 0) is c2."""
+    return f"{chr(ord('a') + int(sq[1]))}{int(sq[0]) + 1}"
 
 
 class UI(GameUI):
@@ -46,7 +48,7 @@ class UI(GameUI):
         return TITLES.get(seat, seat.title())
 
     def action_words(self, seat: str, action, observation=None) -> str:
-        return f"Stone on {_text(self.game.action_from_json(action, seat))}"
+        return _text(self.game.action_from_json(action, seat))
 
     def event_words(self, event) -> str:
         if isinstance(event, dict) and "chain" in event:

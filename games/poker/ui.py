@@ -130,9 +130,12 @@ class UI(GameUI):
 
     def result_reason(self, outcome: dict, observation) -> str:
         winners = (outcome or {}).get("winners") or []
-        if len(winners) == 1 and observation and sum(d["chips"] > 0 for d in observation["seats"]) == 1:
-            return f"{self.seat_name(winners[0])} won every chip at the table."
-        return super().result_reason(outcome, observation)
+        if not winners or not observation:
+            return super().result_reason(outcome, observation)
+        if sum(d["chips"] > 0 and not d.get("resigned") for d in observation["seats"]) == 1:
+            return "Every other player has lost all their chips."
+        most = max(d["chips"] for d in observation["seats"])
+        return f"After {observation['hand']} hands, the most chips ({most})."
 
     # --- drawing -----------------------------------------------------------------------------------
     def board(self, observation, *, flipped: bool = False, last: dict | None = None) -> dict:

@@ -15,7 +15,7 @@ import json
 import time
 
 from games.ropasci360.rules import INDEX
-from games.ropasci360.ui import board_context
+from games.ropasci360.ui import board_context, move_words
 from games.engine.ui import EditorTool, GameUI, Param, Preset
 
 from .position import EXAMPLE, MAX_LOWER, MAX_UPPER, SYMBOL_NAMES, PositionError, library, parse_position
@@ -85,16 +85,15 @@ class UI(GameUI):
         return "Upper" if seat == "upper" else seat.title()
 
     def action_words(self, seat: str, action, observation=None) -> str:
-        """E.g. ``R (-3, 2) → (-2, 1), S (2, -1) ↷ (1, -1)`` (→ a slide, ↷ a swing; letters given the
-        position)."""
-        return ", ".join(self.part_words(seat, i, move, observation) for i, move in enumerate(action))
+        """E.g. ``Rock slides from (-3, 2) to (-2, 1); Scissors swings from (2, -1) to (1, -1)`` (the symbols
+        given the position)."""
+        return "; ".join(self.part_words(seat, i, move, observation) for i, move in enumerate(action))
 
     def part_words(self, seat: str, index: int, part, observation=None) -> str:
-        """One token's move, e.g. ``R (-3, 2) → (-2, 1)``."""
+        """One token's move, e.g. ``Rock slides from (-3, 2) to (-2, 1)``."""
         kind, a, b = part
         upper = (observation or {}).get("upper", [])
-        who = f"{upper[index][0].upper()} " if index < len(upper) else ""
-        return f"{who}{_hex(a)} {'→' if kind == 'SLIDE' else '↷'} {_hex(b)}"
+        return move_words(kind, upper[index][0] if index < len(upper) else None, a, b)
 
     def part_label(self, seat: str, index: int, observation=None) -> str:
         """E.g. ``Token 1 (Rock on (-3, 2))``."""
