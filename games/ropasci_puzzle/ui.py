@@ -67,7 +67,7 @@ def optimum(position: dict) -> int | None | str:
 
 TOOLS = tuple(EditorTool(f"{side}-{sym}", f"{side.title()} {SYMBOL_NAMES[sym]}")
               for side in ("upper", "lower") for sym in "rps") + (
-    EditorTool("block", "Block"), EditorTool("erase", "Erase"))
+    EditorTool("block", "Block"), EditorTool("erase", "Erase"), EditorTool("clear", "Clear the board"))
 
 
 class UI(GameUI):
@@ -202,8 +202,9 @@ class UI(GameUI):
     # --- the position editor -----------------------------------------------------------------------------
     editor_param = "position"
     editor_tools = TOOLS
-    editor_hint = ("Choose what to place, then click hexes (or Tab to a hex and press Enter). Tokens of one kind "
-                   "stack; Erase clears a hex.")
+    editor_hint = ("Choose what to place, then click hexes (or Tab to a hex and press Enter). A hex holds one token "
+                   "or a block: placing replaces what is there; Erase clears a hex; Clear the board, then a click "
+                   "on any hex, empties the board to start afresh.")
 
     def editor_board(self, value) -> dict:
         value = value if isinstance(value, dict) else {}
@@ -216,13 +217,15 @@ class UI(GameUI):
         return board
 
     def edit(self, value, tool: str, place: str):
-        """Place a token (tokens of one symbol stack; another symbol's are replaced), a block (replacing what is
-        there) or erase the hex ``place`` (its cell's key, ``hex:r,q``). Off-board hexes and malformed values
-        are left as they are."""
+        """Place a token or a block on the hex ``place`` (its cell's key, ``hex:r,q``), replacing what is there
+        (a hex holds one token or a block), erase it, or clear the whole board. Off-board hexes and malformed
+        values are left as they are."""
         hex_ = _hex_of(place)
         if (not isinstance(value, dict) or hex_ not in INDEX
                 or not all(isinstance(value.get(k, []), list) for k in ("upper", "lower", "block"))):
             return value
+        if tool == "clear":
+            return {"upper": [], "lower": [], "block": []}
         out = {}
         for key in ("upper", "lower", "block"):
             entries = value.get(key, [])
@@ -232,12 +235,7 @@ class UI(GameUI):
             out["block"].append(["", *hex_])
         elif tool != "erase":
             side, sym = tool.split("-")
-            here = [e for e in value.get(side, []) if isinstance(e, list) and len(e) == 3 and tuple(e[1:]) == hex_
-                    and e[0] == sym] if isinstance(value.get(side), list) else []
-            out[side] += here + [[sym, *hex_]]
-            other = "lower" if side == "upper" else "upper"
-            out[other] += [e for e in value.get(other, []) if isinstance(e, list) and len(e) == 3
-                           and tuple(e[1:]) == hex_ and e[0] == sym]
+            out[side].append([sym, *hex_])
         return out
 
 
