@@ -29,6 +29,11 @@ class SignUpForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         fields = ("username", "email")
 
+    def validate_password_for_user(self, user, password_field_name="password1"):
+        """The password's rules (too short, too common) speak of the password: their errors go under it, not
+        under its confirmation as Django's form puts them."""
+        super().validate_password_for_user(user, password_field_name=password_field_name)
+
     def clean_username(self):
         username = super().clean_username()
         if username and username.lower() in RESERVED_NAMES:

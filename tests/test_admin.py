@@ -490,3 +490,10 @@ def test_makefile_tells_how_to_create_the_first_admin():
     assert "manage.py createsuperuser" in makefile
     assert "DJANGO_SUPERUSER_USERNAME" in makefile and "DJANGO_SUPERUSER_PASSWORD" in makefile
     assert "--noinput" in makefile
+
+
+def test_the_admin_login_has_the_sites_name_and_favicon(client):
+    html = client.get("/admin/login/").content.decode()
+    assert re.search(r"<title>[^<]*ropasci admin</title>", html) and ">ropasci admin</a>" in html
+    assert re.search(r'<link rel="icon" href="/static/img/favicon[^"]*\.svg"', html)
+    assert "Django administration" not in html

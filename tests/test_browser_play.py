@@ -139,7 +139,7 @@ def test_two_people_play_to_a_win_by_clicking(people, server):
             assert after == before[name], f"turn {turn}: {name}'s page changed:\n" + changes(before[name], after)
             expect(page.locator(".pending-own")).to_have_count(0)
         if turn == 1:
-            assert "THROW symbol r to (4, 0)" not in b.content() + watcher.content()
+            assert "Rock thrown to (4, 0)" not in b.content() + watcher.content()
         play(b, low)
         for page in (a, b, watcher):
             expect(page.locator("#board")).to_have_attribute("data-turn", str(turn))
@@ -151,7 +151,7 @@ def test_two_people_play_to_a_win_by_clicking(people, server):
     expect(b.locator("#turn-panel .result-headline")).to_have_text("Upper wins: you lose")
     expect(watcher.locator("#turn-panel .result-headline")).to_have_text("Upper wins")
     for page in (a, b, watcher):
-        expect(page.locator("#turn-panel .result-reason")).to_have_text("Lower has no tokens and no throws left.")
+        expect(page.locator("#turn-panel .result-reason")).to_have_text("Every Lower token is defeated and Lower has no throws left.")
         expect(page.locator("#turn-panel")).to_contain_text("Game over by the rules after 9 turns")
         expect(page.locator('#board .token[data-player="upper"][data-symbol="r"][data-count="7"]')).to_have_count(1)
         expect(page.locator('#board .token[data-player="lower"]')).to_have_count(0)
@@ -183,8 +183,8 @@ def _bot_game(people, server):
     play(page, ["THROW", "s", [-4, 0]])
     expect(page.locator("#board")).to_have_attribute("data-turn", "1", timeout=30_000)
     expect(page.locator('#board .token[data-player="upper"]')).not_to_have_count(0)
-    expect(page.locator("#turn-panel .last-turn")).to_contain_text("Upper: THROW symbol")
-    expect(page.locator("#turn-panel .last-turn")).to_contain_text("Lower: THROW symbol s to (-4, 0)")
+    expect(page.locator("#turn-panel .last-turn")).to_contain_text(re.compile(r"Upper: \w+ thrown to"))
+    expect(page.locator("#turn-panel .last-turn")).to_contain_text("Lower: Scissors thrown to (-4, 0)")
 
     # Turn 2: the keyboard only (symbol button, a highlighted hex, then Confirm gets the focus).
     bot_has_chosen(page)
@@ -197,7 +197,7 @@ def _bot_game(people, server):
     target.focus()
     page.keyboard.press("Enter")
     expect(page.locator("#confirm-btn")).to_be_focused()
-    expect(page.locator("#choice-text")).to_have_text("Your choice: THROW symbol r to (-3, 1). Confirm to submit it.")
+    expect(page.locator("#choice-text")).to_have_text("Your choice: Rock thrown to (-3, 1). Confirm to submit it.")
     page.keyboard.press("Enter")
     expect(page.locator("#board")).to_have_attribute("data-turn", "2", timeout=30_000)
 
@@ -222,8 +222,8 @@ def _bot_game(people, server):
         Object.defineProperty(document, 'hidden', {configurable: true, get: () => true});
     }""")
     bot_has_chosen(page)
-    page.get_by_label(re.compile("Or choose from the list")).select_option(label="THROW symbol p to (-2, 0)")
-    expect(page.locator("#choice-text")).to_contain_text("THROW symbol p to (-2, 0)")
+    page.get_by_label(re.compile("Or choose from the list")).select_option(label="Paper thrown to (-2, 0)")
+    expect(page.locator("#choice-text")).to_contain_text("Paper thrown to (-2, 0)")
     page.locator("#confirm-btn").click()
     expect(page.locator("#board")).to_have_attribute("data-turn", "4", timeout=30_000)
     expect(page).to_have_title("● Turn 4 resolved — ropasci")

@@ -175,8 +175,9 @@ def test_move_list_and_chart_jump(watched, server, game_id, export):
     # Both actions of every turn are listed, and the battles.
     turn = export["turns"][target - 1]
     text = item.inner_text()
-    for side in ("upper", "lower"):  # both seats' moves, in the game's words
-        assert re.search(side.title() + r":\s*" + turn["actions"][side][0] + " ", text), text
+    verbs = {"THROW": "thrown to", "SLIDE": "slides from", "SWING": "swings from"}
+    for side in ("upper", "lower"):  # both seats' moves, in the game's words ("Rock slides from (0, 0) to ...")
+        assert re.search(side.title() + r":\s*\w+ " + verbs[turn["actions"][side][0]] + " ", text), text
     battle_turns = [t["number"] for t in export["turns"] if t["events"]]
     assert battle_turns, "the game has battles"
     b = battle_turns[0]

@@ -358,14 +358,15 @@ def test_ui_board_words_and_paths():
     hole = {(h["row"], h["col"]): h for h in b["holes"]}
     assert hole[(4, 3)]["cls"] == "disc red last" and hole[(5, 3)]["cls"] == "disc yellow"
     assert hole[(5, 3)]["letter"] == "Y" and hole[(0, 0)]["cls"] == "empty"
-    assert b["columns"][3]["label"] == "Column 3 (bottom to top): Yellow, Red; room for 4; the last disc went here"
-    assert ui.action_path("red", 5) == [{"key": "col:5", "label": "Column 5"}]
-    assert ui.action_words("red", 5) == "Column 5"
+    # Columns as players count them, 1-7 from the left (the engine's 0-6).
+    assert b["columns"][3]["label"] == "Column 4 (bottom to top): Yellow, Red; room for 4; the last disc went here"
+    assert ui.action_path("red", 5) == [{"key": "col:5", "label": "Column 6"}]
+    assert ui.action_words("red", 5) == "Column 6" and ui.action_words("red", 0) == "Column 1"
     won = play(3, 3, 4, 4, 5, 5)
     t = won.apply_action("yellow", 6)
     wb = ui.board(won.to_json(), last={"number": t.number, "actions": t.actions, "events": t.events})
     assert sorted(h["col"] for h in wb["holes"] if "win" in h["cls"]) == [3, 4, 5, 6] and len(wb["lines"]) == 1
-    assert ui.event_words(t.events[0]) == "Four in a line: (5, 3), (5, 4), (5, 5), (5, 6)"
+    assert ui.event_words(t.events[0]) == "Four in a line from column 4, row 1 to column 7, row 1"
     assert ui.result_reason(won.result().to_json(), won.to_json()) == "Yellow has four in a line."
     assert ui.seat_stats(won.to_json(), "red") == [("Discs", 3)] and ui.seat_name("red") == "Red"
     assert ui.board(None)["turn"] == 0

@@ -610,8 +610,9 @@ def test_ui_words_and_paths():
     from games.expendibots.ui import UI
     ui = UI(GAME)
     assert ui.seat_name("white") == "White"
-    assert ui.action_words("white", ["MOVE", 2, [3, 1], [3, 3]]) == "moves 2 from (3, 1) to (3, 3)"
-    assert ui.action_words("black", ["BOOM", [4, 6]]) == "booms at (4, 6)"
+    assert ui.action_words("white", ["MOVE", 2, [3, 1], [3, 3]]) == "Move 2 tokens from (3, 1) to (3, 3)"
+    assert ui.action_words("white", ["MOVE", 1, [3, 1], [3, 2]]) == "Move 1 token from (3, 1) to (3, 2)"
+    assert ui.action_words("black", ["BOOM", [4, 6]]) == "Boom at (4, 6)"
     assert ui.action_path("white", ["MOVE", 2, [3, 1], [3, 3]]) == [
         {"key": "sq:3,1"}, {"key": "n:2", "label": "move 2 tokens"}, {"key": "sq:3,3"}]
     assert ui.action_path("white", ["MOVE", 1, [3, 1], [3, 2]])[1]["label"] == "move 1 token"
@@ -619,9 +620,9 @@ def test_ui_words_and_paths():
     assert ui.action_group("white", ["BOOM", [4, 6]]) == "Booms"
     assert ui.action_group("white", ["MOVE", 1, [3, 1], [3, 2]]) == "Moves"
     assert ui.event_words({"boom": [4, 6], "exploded": [[4, 6, "black", 2], [3, 5, "white", 3], [5, 5, "black", 3]]}) \
-        == "boom at (4, 6): 3 white and 5 black tokens exploded"
+        == "Boom at (4, 6): 3 white and 5 black tokens exploded"
     assert ui.event_words({"boom": [4, 6], "exploded": [[4, 6, "black", 1]]}) == \
-        "boom at (4, 6): 1 black token exploded"
+        "Boom at (4, 6): 1 black token exploded"
     obs = GAME.new_initial_state().to_json()
     assert ui.seat_stats(obs, "white") == [("Tokens", 12), ("Stacks", 12)] and ui.material(obs, "black") == 12
     assert ui.chart_label == "Tokens"

@@ -375,7 +375,11 @@ def test_ui_board_paths_params_and_words():
         assert path and path[0]["key"] in keys
     rims = [e["side"] for e in b["rims"]]
     assert rims.count("black") == rims.count("white") == 4 * 7 - 2
-    assert ui.action_words("white", [0, 6]) == "Stone on (0, 6)" and ui.seat_stats(s.to_json(), "black") == \
+    # Hex notation: a letter for the column, a number for the row, a1 at the top left.
+    assert ui.action_words("white", [0, 0]) == "a1" and ui.action_words("black", [3, 1]) == "b4"
+    coords = [c["text"] for c in b["coords"]]  # the board names columns and rows as the moves do
+    assert coords[:7] == list("abcdefg") and coords[7:] == [str(r) for r in range(1, 8)]
+    assert ui.action_words("white", [0, 6]) == "g1" and ui.seat_stats(s.to_json(), "black") == \
         [("Stones", 1)]
     assert ui.board(None)["turn"] == 0 and b["chain"] == "" and b["winner"] is None
     won, t = play(make_game(size=2), [(0, 1), (0, 0), (1, 0)])

@@ -293,7 +293,7 @@ def test_ui_board_words_and_stats():
     ev = end.apply_action("p1", (1, 1)).events
     assert ui.event_words(ev[0]) == "P1 takes the last item: P2, who follows, wins"
     assert ui.result_reason(end.result().to_json(), end.to_json()) == (
-        "P1 took the last item, so P2, who follows, wins. P0, next after the winner, gets 0.2 (extra rule).")
+        "P1 took the last item, and P2 follows P1. P0, next after the winner, gets 0.2 (extra rule).")
     assert ui.seat_stats(end.to_json(), "p0") == [("Return", "0.2")]
     assert [(p.name, p.default) for p in ui.params()] == [("heaps", 3), ("size", 5), ("extra_rule", False)]
 

@@ -352,8 +352,9 @@ def test_ui_board_and_words():
     assert [it["key"] for it in b["heaps"][1]["items"]] == ["take:1,2", "take:1,1"]
     assert [g["last"] for g in b["heaps"][1]["ghosts"]] == [True, True, True]
     assert b["heaps"][1]["last"] and not b["heaps"][0]["last"]
-    assert ui.action_words("white", [1, 2]) == "Take 2 from heap 1"
-    assert ui.action_group("white", [1, 2]) == "Heap 1"
+    # Heaps numbered from 1 as drawn (the engine's from 0).
+    assert ui.action_words("white", [1, 2]) == "Take 2 from heap 2" and b["heaps"][1]["number"] == 2
+    assert ui.action_group("white", [1, 2]) == "Heap 2" and b["heaps"][0]["label"] == "Heap 1: 5 items left"
     assert ui.board(None)["turn"] == 0
     end = position([0, 1, 0], 6)
     ev = end.apply_action("black", (1, 1)).events

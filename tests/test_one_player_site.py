@@ -66,9 +66,12 @@ def test_an_edited_position_is_no_preset_and_its_link_carries_it():
 
 @pytest.mark.parametrize("tool,hex_,expect", [
     ("lower-p", "hex:3,-1", lambda p: ["p", 3, -1] in p["lower"]),
-    ("upper-s", "hex:2,0", lambda p: ["s", 2, 0] in p["upper"] and ["s", 2, 0] in p["lower"]),  # same symbol stays
-    ("upper-p", "hex:2,0", lambda p: ["p", 2, 0] in p["upper"] and p["lower"] == []),  # another symbol is replaced
-    ("upper-r", "hex:0,0", lambda p: p["upper"].count(["r", 0, 0]) == 2),  # tokens of one kind stack
+    # A hex holds one token or a block: placing replaces what is there, of either side and any symbol.
+    ("upper-s", "hex:2,0", lambda p: ["s", 2, 0] in p["upper"] and p["lower"] == []),
+    ("upper-p", "hex:2,0", lambda p: ["p", 2, 0] in p["upper"] and p["lower"] == []),
+    ("upper-r", "hex:0,0", lambda p: p["upper"] == [["r", 0, 0]]),
+    ("lower-s", "hex:0,0", lambda p: p["upper"] == [] and p["lower"] == [["s", 2, 0], ["s", 0, 0]]),
+    ("clear", "hex:4,-4", lambda p: p == {"upper": [], "lower": [], "block": []}),  # the board starts afresh
     ("block", "hex:2,0", lambda p: p["block"] == [["", 2, 0]] and p["lower"] == []),
     ("erase", "hex:0,0", lambda p: p["upper"] == []),
     ("erase", "hex:9,9", lambda p: p == ONE_TOKEN),  # off the board: nothing happens

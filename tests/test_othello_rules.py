@@ -413,10 +413,15 @@ def test_ui_board_paths_and_words():
     assert sum(c["hint"] for c in b["cells"]) == len(s.legal_actions("white"))
     assert keys["cell:2,3"]["last"] and keys["cell:3,3"]["flip"] and "last" in keys["cell:2,3"]["cls"]
     assert ui.action_path("white", "pass") == [{"key": "pass", "label": "Pass"}] and "pass" not in keys
-    assert ui.action_words("black", [2, 3]) == "Place on (2, 3)" and ui.action_words("white", "pass") == "Pass"
+    # Othello notation: a-h from the left, 1-8 from the top; Black's four first moves are d3, c4, f5, e6.
+    assert [ui.action_words("black", list(a)) for a in GAME.new_initial_state().legal_actions("black")] == \
+        ["d3", "c4", "f5", "e6"]
+    assert ui.action_words("white", [0, 0]) == "a1" and ui.action_words("white", [7, 7]) == "h8"
+    assert ui.action_words("white", "pass") == "Pass" and ui.action_path("white", [2, 3])[0]["label"] == "d3"
+    assert [l["text"] for l in b["col_labels"]] == list("abcdefgh") and b["row_labels"][0]["text"] == 1
     assert ui.action_group("white", "pass") == "Pass" and ui.action_group("white", [2, 2]) == "Placements"
     assert ui.seat_stats(s.to_json(), "black") == [("Discs", 4)] and ui.material(s.to_json(), "white") == 1.0
-    assert ui.event_words(t.events[0]) == "1 disc flipped: (3, 3)"
+    assert ui.event_words(t.events[0]) == "1 disc flipped: d4"
     assert ui.event_words({"must_pass": "white"}) == "White has no placement and must pass"
     assert ui.board(None)["turn"] == 0 and ui.params() == []
     over = position(["B" * 8] * 4 + ["W" * 8] * 4)

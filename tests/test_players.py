@@ -206,6 +206,16 @@ def test_the_lobby_makes_a_rated_game_for_a_logged_in_player():
 
 # --- accounts ----------------------------------------------------------------------------------------------
 
+def test_a_weak_password_is_named_under_the_password_not_its_confirmation():
+    html = Client().post("/accounts/signup/", {"username": "erin", "password1": "abc", "password2": "abc"}
+                         ).content.decode()
+    assert re.search(r'id="id_password1_error">[^<]*too short', html)
+    assert 'id="id_password2_error"' not in html
+    html = Client().post("/accounts/signup/", {"username": "erin", "password1": PASSWORD, "password2": "other"}
+                         ).content.decode()
+    assert re.search(r'id="id_password2_error">[^<]*didn.t match', html)  # a mismatch is the confirmation's
+
+
 def test_sign_up_claims_this_browsers_anonymous_games():
     from games.read import presenters
     c = Client()

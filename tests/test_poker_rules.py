@@ -139,6 +139,65 @@ def test_short_stack_must_go_all_in():
         s.check_action("p1", "raise")
 
 
+def test_no_raise_when_nobody_could_call_it():
+    """Heads-up against an all in, or with everyone else all in or folded, only fold, check and call are
+    offered (an all in only for no more than the call): a raise nobody can answer is pointless."""
+    game = make_game(players=2)
+    data = game.new_initial_state().to_json()
+    data["seats"][0]["chips"], data["seats"][1]["chips"] = 490, 1480  # 500 and 1500 with the blinds
+    s = game.state_from_json(data)
+    deal(s, "As", "Ks", "Ad", "Kd")
+    act(s, "all_in")  # p0 all in for 500
+    assert s.legal_actions("p1") == ["fold", "call"]
+    for action in ("raise", "all_in"):
+        with pytest.raises(IllegalAction, match="nobody could call it"):
+            s.check_action("p1", action)
+    # Three seats (p0 the button, 500 chips; p1 1000 and p2 1510 with the blinds): p0 all in, p1 folds, p2
+    # may only call or fold.
+    three = make_game(players=3)
+    data = three.new_initial_state().to_json()
+    for seat, chips in zip(data["seats"], (490, 990, 1490)):
+        seat["chips"] = chips
+    s = three.state_from_json(data)
+    deal(s, *"As Ks Qs Ad Kd Qd".split())
+    act(s, "all_in", "fold")
+    assert s.legal_actions("p2") == ["fold", "call"]
+    # While another seat could answer, raises stay; once p0 and p1 are all in, p2 may not raise.
+    s = three.state_from_json(data)
+    deal(s, *"As Ks Qs Ad Kd Qd".split())
+    act(s, "all_in")
+    assert s.legal_actions("p1") == ["fold", "call", "raise", "all_in"]
+    act(s, "all_in")
+    assert s.legal_actions("p2") == ["fold", "call"]
+    # Short of the call: the all in is the call for less, and stays.
+    game = make_game(players=2)
+    data = game.new_initial_state().to_json()
+    data["seats"][0]["chips"], data["seats"][1]["chips"] = 1590, 380  # 1600 and 400 with the blinds
+    s = game.state_from_json(data)
+    deal(s, "As", "Ks", "Ad", "Kd")
+    act(s, "all_in")
+    assert s.legal_actions("p1") == ["fold", "all_in"]
+
+
+def test_random_games_never_offer_an_unanswerable_raise():
+    game = make_game(players=4, chips=200)
+    for seed in range(20):
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_chance(rng.choice(state.chance_outcomes())[0])
+                continue
+            seat = state.players_to_act()[0]
+            i = game.index[seat]
+            legal = state.legal_actions(seat)
+            others = [j for j in range(4) if j != i and state.in_hand[j] and not state.folded[j]]
+            if all(state.chips[j] == 0 for j in others):
+                assert not {"bet", "raise"} & set(legal)
+                assert "all_in" not in legal or state.chips[i] <= max(state.bet) - state.bet[i]
+            state.apply_action(seat, rng.choice(legal))
+
+
 def test_fold_to_the_big_blind_wins_without_showdown():
     s = make_game(players=3).new_initial_state()
     deal(s, *"As Ks Qs Ad Kd Qd".split())

@@ -132,7 +132,7 @@ def test_open_graph_and_twitter_tags(client, game):
     assert meta["og:title"] == "alice vs bob · RoPaSci 360"
     assert meta["og:url"] == f"http://testserver/games/{game.id}/replay?turn=5"
     assert meta["og:description"] == meta["twitter:description"]
-    assert "log ends after 7 turns (unfinished)" in meta["og:description"]
+    assert "Log ends after 7 turns (unfinished)" in meta["og:description"]
     if previews.preview_available():
         assert meta["og:image"] == f"http://testserver/games/{game.id}/preview.png?turn=5"
         assert meta["twitter:card"] == "summary_large_image"

@@ -367,11 +367,11 @@ def test_ui_board_words_and_stats():
     s, _ = play(THREE, "1-4", "0-2", "4-5", state=s)
     assert ui.result_reason(s.result().to_json(), s.to_json()) == (
         "White completed triangle 0-3-4 of its own colour and dropped out; Blue completed triangle 1-4-5 of its "
-        "own colour; Black wins.")
+        "own colour.")
     two = UI(GAME)
     lost, _ = play(GAME, "0-1", "3-4", "0-2", "3-5", "1-2")
     assert two.result_reason(lost.result().to_json(), lost.to_json()) == (
-        "Black completed triangle 0-1-2 of its own colour; White wins.")
+        "Black completed triangle 0-1-2 of its own colour.")
     assert two.board(None)["turn"] == 0
     assert [p.name for p in two.params()] == ["nodes", "players", "coalition"]
 

@@ -297,13 +297,15 @@ def test_ui_board_words_and_paths():
         path = ui.action_path("x", GAME.action_to_json(a))
         assert path and path[0]["key"] in keys
     assert "last" in b["cells"][0]["cls"] and "mark-o" in b["cells"][0]["cls"] and "mark-x" in b["cells"][4]["cls"]
-    assert ui.action_path("x", 4) == [{"key": "cell:4", "label": "Centre (1, 1)"}]
-    assert ui.action_words("o", 2) == "Top right (0, 2)"
+    assert ui.action_path("x", 4) == [{"key": "cell:4", "label": "Centre"}]
+    assert [ui.action_words("o", c) for c in range(9)] == [
+        "Top left", "Top middle", "Top right", "Middle left", "Centre", "Middle right", "Bottom left",
+        "Bottom middle", "Bottom right"]
     won = play(0, 3, 1, 4)
     t = won.apply_action("x", 2)
     wb = ui.board(won.to_json(), last={"number": t.number, "actions": {"x": 2}, "events": t.events})
     assert [c["index"] for c in wb["cells"] if "win" in c["cls"]] == [0, 1, 2] and len(wb["lines"]) == 1
-    assert ui.event_words(t.events[0]) == "Three in a line: (0, 0), (0, 1), (0, 2)"
+    assert ui.event_words(t.events[0]) == "Three in a line: top left, top middle, top right"
     assert ui.result_reason(won.result().to_json(), won.to_json()) == "X has three in a line."
     assert ui.seat_stats(won.to_json(), "o") == [("Marks", 2)] and ui.seat_name("o") == "O"
     assert ui.board(None)["turn"] == 0

@@ -291,12 +291,13 @@ def test_legal_actions_embedded_are_the_engines():
     html = page(a, game)
     data = json.loads(re.search(r'<script id="legal-actions" type="application/json">(.*?)</script>', html, re.S).group(1))
     eg = load_game("ropasci360")
-    expected = [[eg.action_to_json(x), eg.action_to_text(x)] for x in eg.new_initial_state().legal_actions("upper")]
-    assert [[e["action"], e["text"]] for e in data] == expected
+    actions = eg.new_initial_state().legal_actions("upper")
+    assert [e["action"] for e in data] == [eg.action_to_json(x) for x in actions]
+    assert data[0]["text"] == "Rock thrown to (4, -4)" and data[3]["text"] == "Rock thrown to (4, -3)"
     # Each action's click path: a symbol button then a hex for throws.
     assert data[0]["path"] == [{"key": "throw:r", "label": "Throw rock"}, {"key": "hex:4,-4"}]
-    assert html.count("<option value=\"[") == len(expected)
-    assert "THROW symbol r to (4, 0)" in html
+    assert html.count("<option value=\"[") == len(actions)
+    assert "Rock thrown to (4, 0)" in html
 
 
 def test_act_accepts_a_legal_action_and_resolves_the_turn():
@@ -307,7 +308,7 @@ def test_act_accepts_a_legal_action_and_resolves_the_turn():
     for fragment in ("game-head", "board-wrap", "turn-panel", "controls"):
         assert re.search(rf'id="{fragment}"[^>]*hx-swap-oob="true"', html), fragment
     assert 'id="game-error"' in html  # cleared
-    assert "You chose <strong>THROW symbol r to (4, 0)</strong>" in html and "Waiting for opponent" in html
+    assert "You chose <strong>Rock thrown to (4, 0)</strong>" in html and "Waiting for opponent" in html
     assert PendingAction.objects.get(game=game).side == "upper"
 
     response = act(b, game, 1, ["THROW", "s", [-4, 0]])
@@ -321,7 +322,7 @@ def test_act_accepts_a_legal_action_and_resolves_the_turn():
     # Both pages show the resolved turn and its moves; the tokens carry their data attributes.
     html = page(a, game)
     assert 'data-r="4" data-q="0" data-player="upper" data-symbol="r" data-count="1"' in html
-    assert "Upper: <code>THROW symbol r to (4, 0)</code>" in html and "Turn 2" in html
+    assert "Upper: <code>Rock thrown to (4, 0)</code>" in html and "Turn 2" in html
 
 
 def test_act_without_javascript_redirects():
@@ -451,7 +452,7 @@ def test_a_game_played_to_a_win_by_the_rules():
     assert (game.status, game.result, game.ending, game.turn) == (Game.Status.FINISHED, "winner: upper", "rules", 9)
     html = page(a, game)
     assert "Upper wins: you win!" in html
-    assert "Lower has no tokens and no throws left." in html
+    assert "Every Lower token is defeated and Lower has no throws left." in html
     assert "Result: <code>winner: upper</code>" in html
     assert 'data-player="upper" data-symbol="r" data-count="7"' in html  # the stack of rocks
     assert "Battle on (-4, 0)" in html

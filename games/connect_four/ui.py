@@ -1,7 +1,8 @@
 """The site's adapter for Connect Four: the frame drawing (``templates/connect_four/_board.html``), words and
 click input. Works from observations (``ConnectFourState.to_json``) and JSON actions (column numbers) only.
 
-Click input: one step per action, ``{"key": "col:N", "label": "Column N"}``; each column of the frame is one
+Words: columns are numbered 1-7 from the left, rows 1-6 from the bottom, as players count them (the engine's
+columns are 0-6). Click input: one step per action, ``{"key": "col:N", "label": "Column N+1"}``; each column of the frame is one
 click target, a rect as high as the frame carrying ``data-pick="col:N"``.
 
 ``board(...)`` returns: ``turn``, ``view_box``, ``cell``, ``width``/``height`` (of the frame), ``r`` (hole
@@ -25,6 +26,15 @@ def _centre(row: int, col: int) -> tuple[int, int]:
     return col * CELL + CELL // 2, row * CELL + CELL // 2
 
 
+def _column(col: int) -> str:
+    return f"Column {col + 1}"
+
+
+def _cell(row: int, col: int) -> str:
+    """A hole as players name it: column 1-7 from the left, row 1-6 from the bottom."""
+    return f"column {col + 1}, row {ROWS - row}"
+
+
 def _grid(observation) -> list[list]:
     """The discs of an observation by [row][col] (row 0 at the top): ``yellow``, ``red`` or None."""
     rows = (observation or {}).get("board") or ["." * COLS] * ROWS
@@ -43,18 +53,19 @@ class UI(GameUI):
         return SEAT_TITLES.get(seat, seat.title())
 
     def action_words(self, seat: str, action, observation=None) -> str:
-        return f"Column {self.game.action_from_json(action, seat)}"
+        return _column(self.game.action_from_json(action, seat))
 
     def event_words(self, event) -> str:
         if isinstance(event, dict) and isinstance(event.get("line"), list):
-            return "Four in a line: " + ", ".join(f"({r}, {c})" for r, c in event["line"])
+            line = event["line"]
+            return f"Four in a line from {_cell(*line[0])} to {_cell(*line[-1])}"
         return ""
 
     def result_reason(self, outcome: dict, observation) -> str:
         winners = (outcome or {}).get("winners") or []
         if len(winners) == 1:
             return f"{self.seat_name(winners[0])} has four in a line."
-        return "The frame is full without four in a line: a draw."
+        return "The frame is full without four in a line."
 
     def board(self, observation, *, flipped: bool = False, last: dict | None = None) -> dict:
         obs = observation or {}
@@ -81,9 +92,9 @@ class UI(GameUI):
         for c in range(COLS):
             stack = [grid[r][c] for r in range(ROWS - 1, -1, -1) if grid[r][c]]
             room = ROWS - len(stack)
-            label = f"Column {c}: empty"
+            label = f"{_column(c)}: empty"
             if stack:
-                label = (f"Column {c} (bottom to top): {', '.join(SEAT_TITLES[d] for d in stack)}; "
+                label = (f"{_column(c)} (bottom to top): {', '.join(SEAT_TITLES[d] for d in stack)}; "
                          + (f"room for {room}" if room else "full"))
             if c == last_col:
                 label += "; the last disc went here"
@@ -116,4 +127,4 @@ class UI(GameUI):
 
     def action_path(self, seat: str, action, observation=None) -> list[dict]:
         col = self.game.action_from_json(action, seat)
-        return [{"key": f"col:{col}", "label": f"Column {col}"}]
+        return [{"key": f"col:{col}", "label": _column(col)}]

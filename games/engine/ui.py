@@ -93,9 +93,37 @@ class GameUI:
         return ""
 
     def result_reason(self, outcome: dict, observation: JSON) -> str:
-        """Why a game that ended by the rules ended, in a sentence (default: the game's result text)."""
+        """Why a game that ended by the rules ended, in a sentence that does not repeat who won (the headline
+        says it): "Upper has no tokens and no throws left." (default: the game's result text, unless it only
+        names the winner or a draw)."""
         text = (outcome or {}).get("text") or ""
-        return (text[:1].upper() + text[1:] + ".") if text else ""
+        if not text or text.split(":")[0].strip() in ("winner", "draw"):
+            return ""
+        return text[:1].upper() + text[1:] + "."
+
+    def result_headline(self, outcome: dict) -> str:
+        """Who won, from the stored outcome (never by parsing its text): "Lower wins", "Black and White win",
+        "Draw"; a one-player game, with nobody to beat, says its own result text ("Solved in 20 moves")."""
+        outcome = outcome or {}
+        if len(self.game.info.players) == 1:
+            text = outcome.get("text") or "game over"
+            return text[:1].upper() + text[1:]
+        names = [self.seat_name(s) for s in outcome.get("winners") or []]
+        if not names:
+            return "Draw"
+        listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+        return f"{listed} win{'s' if len(names) == 1 else ''}"
+
+    def result_sentence(self, headline: str, reason: str) -> str:
+        """The result in one sentence: "Lower wins: every Upper token is defeated." (a reason that does not
+        open with a name is lowered after the colon); a one-player game's reason alone says it."""
+        if not reason:
+            return headline + "."
+        if len(self.game.info.players) == 1:
+            return reason
+        names = [self.seat_name(s) for s in self.game.info.players]
+        named = any(reason == n or reason.startswith(n + " ") or reason.startswith(n + "'") for n in names)
+        return f"{headline}: {reason if named else reason[:1].lower() + reason[1:]}"
 
     # --- drawing -----------------------------------------------------------------------------------
     def board(self, observation: JSON, *, flipped: bool = False, last: dict | None = None) -> dict:

@@ -91,8 +91,9 @@ class UI(GameUI):
     # --- words -------------------------------------------------------------------------------------
     def action_words(self, seat, action, observation=None):
         if action[0] == "MOVE":
-            return f"moves {action[1]} from {_sq(action[2])} to {_sq(action[3])}"
-        return f"booms at {_sq(action[1])}"
+            n = action[1]
+            return f"Move {n} token{'s' if n != 1 else ''} from {_sq(action[2])} to {_sq(action[3])}"
+        return f"Boom at {_sq(action[1])}"
 
     def event_words(self, event):
         if not isinstance(event, dict) or "boom" not in event:
@@ -102,7 +103,7 @@ class UI(GameUI):
             counts[item[2]] = counts.get(item[2], 0) + item[3]
         parts = [f"{n} {seat}" for seat, n in counts.items() if n]
         total = sum(counts.values())
-        return f"boom at {_sq(event['boom'])}: {' and '.join(parts)} {'token' if total == 1 else 'tokens'} exploded"
+        return f"Boom at {_sq(event['boom'])}: {' and '.join(parts)} {'token' if total == 1 else 'tokens'} exploded"
 
     def result_reason(self, outcome, observation):
         text = (outcome or {}).get("text") or ""

@@ -1,14 +1,16 @@
 """The site's adapter for Hex: the rhombus of hexagons (``templates/hex/_board.html``), words and click input.
 Works from observations (``HexState.to_json``) and canonical JSON actions only.
 
-Click input: a move is one click, ``{"key": "cell:R,C", "label": "(R, C)"}``; every hexagon carries
-``data-pick="cell:R,C"``.
+Words: cells as Hex players write them, a letter for the column and a number for the row (a1 at the top left,
+where the engine's (0, 0) is). Click input: a move is one click, ``{"key": "cell:R,C", "label": "c2"}``;
+every hexagon carries ``data-pick="cell:R,C"``.
 
 ``board(...)`` returns (for the template): ``turn``, ``flipped``, ``view_box``, ``size``, ``radius`` (of a
 stone), ``cells`` (dicts: ``row``, ``col``, ``key``, ``points`` (the hexagon), ``cx``, ``cy``, ``cls``,
 ``label``, ``stone`` ("black", "white" or None), ``last``, ``mark`` (the diamond drawn on the last stone)),
 ``rims`` (edge segments ``x1 y1 x2 y2`` with ``side``: the outer edges of the border hexagons, Black's along
-the top and bottom rows, White's along the left and right columns), ``rim_labels``, ``chain`` (the winning
+the top and bottom rows, White's along the left and right columns), ``rim_labels``, ``coords`` (the column
+letters and row numbers: ``text``, ``x``, ``y``), ``chain`` (the winning
 chain's centres as SVG points, or "") and ``winner``.
 """
 from __future__ import annotations
@@ -30,7 +32,8 @@ DIAMOND = ((0, -6), (6, 0), (0, 6), (-6, 0))  # the last stone's mark, around it
 
 
 def _text(sq) -> str:
-    return f"({sq[0]}, {sq[1]})"
+    """A cell in Hex notation: row 1, column 2 (from 0) is c2."""
+    return f"{chr(ord('a') + int(sq[1]))}{int(sq[0]) + 1}"
 
 
 class UI(GameUI):
@@ -47,7 +50,7 @@ class UI(GameUI):
         return TITLES.get(seat, seat.title())
 
     def action_words(self, seat: str, action, observation=None) -> str:
-        return f"Stone on {_text(self.game.action_from_json(action, seat))}"
+        return _text(self.game.action_from_json(action, seat))
 
     def event_words(self, event) -> str:
         if isinstance(event, dict) and "chain" in event:
@@ -121,17 +124,30 @@ class UI(GameUI):
             "cells": cells,
             "rims": rims,
             "rim_labels": self._rim_labels(n, flipped),
+            "coords": self._coords(n, flipped),
             "chain": " ".join("{:.1f},{:.1f}".format(*self._centre(*game.cells[i], flipped)) for i in chain),
             "winner": winner,
             "to_move": obs["to_move"],
         }
 
-    def _rim_labels(self, n: int, flipped: bool) -> list[dict]:
-        """A letter beyond the middle of each rim: B above and below, W left and right."""
+    def _coords(self, n: int, flipped: bool) -> list[dict]:
+        """The cells' names as moves say them: column letters above the top row, row numbers left of each
+        row (below and right when the board is turned)."""
+        k = -1 if flipped else 1
         out = []
-        for side, letter, (r, c), (dx, dy) in (("black", "B", (0, (n - 1) / 2), (0, -1.9)),
-                                               ("black", "B", (n - 1, (n - 1) / 2), (0, 1.9)),
-                                               ("white", "W", ((n - 1) / 2, 0), (-1.55, 0)),
+        for c in range(n):
+            cx, cy = self._centre(0, c, flipped)
+            out.append({"text": chr(ord("a") + c), "x": f"{cx:.1f}", "y": f"{cy - k * (R + 14):.1f}"})
+        for r in range(n):
+            cx, cy = self._centre(r, 0, flipped)
+            out.append({"text": str(r + 1), "x": f"{cx - k * (W / 2 + 18):.1f}", "y": f"{cy:.1f}"})
+        return out
+
+    def _rim_labels(self, n: int, flipped: bool) -> list[dict]:
+        """A letter beyond the middle of the bottom rim (B) and of the right one (W); the top and left sides
+        carry the cells' names."""
+        out = []
+        for side, letter, (r, c), (dx, dy) in (("black", "B", (n - 1, (n - 1) / 2), (0, 1.9)),
                                                ("white", "W", ((n - 1) / 2, n - 1), (1.55, 0))):
             cx, cy = self._centre(r, c, flipped)
             out.append({"side": side, "letter": letter, "x": f"{cx + dx * R:.1f}", "y": f"{cy + dy * R:.1f}"})

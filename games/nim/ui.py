@@ -6,7 +6,7 @@ Click input: each item left in a heap carries ``data-pick="take:H,C"``, ``C`` th
 the right, those of the last move marked.
 
 ``board(...)`` returns (for the template): ``turn``, ``name`` (the game, for the CSS class), ``view_box``,
-``item_r``, ``heaps`` (dicts: ``index``, ``label``, ``y``, ``text_y``, ``label_x``, ``count``, ``count_x``,
+``item_r``, ``heaps`` (dicts: ``index``, ``number`` (from 1, as shown), ``label``, ``y``, ``text_y``, ``label_x``, ``count``, ``count_x``,
 ``last`` (taken from by the last move), ``items`` (``key``, ``cx``, ``label``), ``ghosts`` (``cx``, ``last``)),
 ``caption`` (whose move it is, or the result), ``caption_y``, ``to_move`` and ``result``.
 """
@@ -37,7 +37,7 @@ class UI(GameUI):
 
     def action_words(self, seat: str, action, observation=None) -> str:
         h, c = self.game.action_from_json(action, seat)
-        return f"Take {c} from heap {h}"
+        return f"Take {c} from heap {h + 1}"
 
     def event_words(self, event) -> str:
         if isinstance(event, dict) and "last_item" in event:
@@ -80,10 +80,10 @@ class UI(GameUI):
         for h, n in enumerate(heaps):
             y = TOP + ROW * h + ROW / 2
             items = [{"key": f"take:{h},{n - k}", "cx": LEFT + STEP * k + STEP / 2,
-                      "label": f"Heap {h}, item {k + 1} of {n}: take {n - k}"} for k in range(n)]
+                      "label": f"Heap {h + 1}, item {k + 1} of {n}: take {n - k}"} for k in range(n)]
             ghosts = [{"cx": LEFT + STEP * k + STEP / 2, "last": n <= k < n + taken.get(h, 0)}
                       for k in range(n, size)]
-            rows.append({"index": h, "label": f"Heap {h}: {n} item{'s' if n != 1 else ''} left", "y": y,
+            rows.append({"index": h, "number": h + 1, "label": f"Heap {h + 1}: {n} item{'s' if n != 1 else ''} left", "y": y,
                          "text_y": y, "label_x": 8, "count": n, "count_x": LEFT + STEP * size + 12,
                          "last": h in taken, "items": items, "ghosts": ghosts})
         width = LEFT + STEP * size + 48
@@ -95,10 +95,10 @@ class UI(GameUI):
     # --- input -------------------------------------------------------------------------------------
     def action_path(self, seat: str, action, observation=None) -> list[dict]:
         h, c = self.game.action_from_json(action, seat)
-        return [{"key": f"take:{h},{c}", "label": f"Take {c} from heap {h}"}]
+        return [{"key": f"take:{h},{c}", "label": f"Take {c} from heap {h + 1}"}]
 
     def action_group(self, seat: str, action, observation=None) -> str:
-        return f"Heap {self.game.action_from_json(action, seat)[0]}"
+        return f"Heap {self.game.action_from_json(action, seat)[0] + 1}"
 
     # --- the lobby ---------------------------------------------------------------------------------
     def params(self) -> list[Param]:

@@ -46,7 +46,7 @@ class UI(NimUI):
         if last not in SEATS:
             return super().result_reason(outcome, observation)
         winner, third = SEATS[(SEATS.index(last) + 1) % 3], SEATS[(SEATS.index(last) + 2) % 3]
-        reason = f"{self.seat_name(last)} took the last item, so {self.seat_name(winner)}, who follows, wins."
+        reason = f"{self.seat_name(last)} took the last item, and {self.seat_name(winner)} follows {self.seat_name(last)}."
         if self.game.extra_rule:
             reason += f" {self.seat_name(third)}, next after the winner, gets {EXTRA} (extra rule)."
         return reason

@@ -1,8 +1,9 @@
 """The site's adapter for Othello: the green board (``templates/othello/_board.html``), words and click input.
 Works from observations (``OthelloState.to_json``) and canonical JSON actions only.
 
-Click input: a placement is one click, ``{"key": "cell:R,C", "label": "(R, C)"}``, and every square carries
-``data-pick="cell:R,C"``; a pass is ``{"key": "pass", "label": "Pass"}``, not on the board, so the page
+Words: squares as Othello players name them, a1 to h8 (letters for columns from the left, numbers for rows
+from the top). Click input: a placement is one click, ``{"key": "cell:R,C", "label": "d3"}``, and every
+square carries ``data-pick="cell:R,C"``; a pass is ``{"key": "pass", "label": "Pass"}``, not on the board, so the page
 offers it as a button.
 
 ``board(...)`` returns (for the template): ``turn``, ``flipped``, ``view_box``, ``cell`` (square size),
@@ -28,7 +29,8 @@ def _sq(v) -> tuple[int, int]:
 
 
 def _text(sq) -> str:
-    return f"({sq[0]}, {sq[1]})"
+    """A square in Othello notation: (2, 3) is d3."""
+    return f"{'abcdefgh'[int(sq[1])]}{int(sq[0]) + 1}"
 
 
 def _counts(observation) -> dict[str, int]:
@@ -53,7 +55,7 @@ class UI(GameUI):
 
     def action_words(self, seat: str, action, observation=None) -> str:
         move = self.game.action_from_json(action, seat)
-        return "Pass" if move == PASS else f"Place on {_text(move)}"
+        return "Pass" if move == PASS else _text(move)
 
     def event_words(self, event) -> str:
         if not isinstance(event, dict):
@@ -123,8 +125,9 @@ class UI(GameUI):
             "cells": cells,
             "stars": [{"x": 2 * CELL, "y": 2 * CELL}, {"x": 6 * CELL, "y": 2 * CELL},
                       {"x": 2 * CELL, "y": 6 * CELL}, {"x": 6 * CELL, "y": 6 * CELL}],
-            "row_labels": [{"text": n, "x": -MARGIN / 2, "y": i * CELL + CELL / 2} for i, n in enumerate(order)],
-            "col_labels": [{"text": n, "x": i * CELL + CELL / 2, "y": -MARGIN / 2} for i, n in enumerate(order)],
+            "row_labels": [{"text": n + 1, "x": -MARGIN / 2, "y": i * CELL + CELL / 2} for i, n in enumerate(order)],
+            "col_labels": [{"text": "abcdefgh"[n], "x": i * CELL + CELL / 2, "y": -MARGIN / 2}
+                           for i, n in enumerate(order)],
             "to_move": to_move,
             "counts": _counts(obs),
         }

@@ -413,6 +413,12 @@ class PokerState(State):
         return Turn(self.turn, {CHANCE: outcome}, events)
 
     # --- actions ------------------------------------------------------------------------------------
+    def _can_be_called(self, i: int) -> bool:
+        """Whether another seat could answer a bet or raise of seat ``i``: one still in the hand with chips.
+        When every other seat still in is all in, nobody can: only fold, check and call (an all in for no more
+        than the call) are offered, since a bet then is pointless and would read as aggression to the bots."""
+        return any(self._active(j) for j in range(len(self.chips)) if j != i)
+
     def legal_actions(self, player: str):
         i = self.game.index.get(player)
         if i is None or i != self.to_act:
@@ -425,12 +431,14 @@ class PokerState(State):
             acts.append("check")
         elif stack > to_call:
             acts.append("call")
-        if high == 0:
+        callable_ = self._can_be_called(i)
+        if callable_ and high == 0:
             if stack > bb:
                 acts.append("bet")
-        elif stack > to_call + bb:
+        elif callable_ and stack > to_call + bb:
             acts.append("raise")
-        acts.append("all_in")
+        if callable_ or stack <= to_call:
+            acts.append("all_in")
         return acts
 
     def check_action(self, player: str, action) -> None:
@@ -450,6 +458,8 @@ class PokerState(State):
     def _why_not(self, action: str) -> str:
         i = self.to_act
         to_call = max(self.bet) - self.bet[i]
+        if action in ("bet", "raise", "all_in") and not self._can_be_called(i):
+            return "nobody could call it: every other player still in the hand is all in; call, check or fold"
         if action == "check":
             return f"there is a bet to call ({to_call})"
         if action == "bet":

@@ -7,11 +7,15 @@ page offers buttons. The labels carry the amounts when ``action_path`` is given 
 also spells them out for the seat to act.
 
 ``board(...)`` returns (for the template): ``turn``, ``view_box``, ``table`` (the oval: ``cx``, ``cy``,
-``rx``, ``ry``), ``heading`` (hand, blinds, street), ``seats`` (``name``, ``x``, ``y`` (plate top left),
-``tx`` (text x), ``cls``, ``label``, ``chips``, ``status``, ``cards`` (card dicts), ``bet`` (None or ``x``,
+``rx``, ``ry``), ``heading`` (two lines: hand and street, blinds; top left), ``seats`` (``name``, ``x``, ``y``
+(plate top left), ``w``, ``h``, ``nx``, ``ny`` (the name), ``tx``, ``ty2``, ``ty3`` (chips and status, right
+of the cards), ``cls``, ``label``, ``chips``, ``status``, ``cards`` (card dicts), ``bet`` (None or ``x``,
 ``y``, ``amount``)), ``cards`` (every card drawn: the board's, then the seats'), ``slots`` (the board's
-empty places), ``pots`` (lines), ``button`` (the
-dealer button's ``x``, ``y``, ``label``), ``prompt`` (the amounts for the viewer to act, or "").
+empty places), ``pots`` (lines), ``button`` (the dealer button's ``x``, ``y``, ``label``: off the plate's
+corner nearest the middle, never over a name), ``prompt`` (the call's cost for the viewer to act, or "": under the heading).
+
+Sizes: the drawing is 760 units wide for up to six seats (wider for more), so that on a desktop's board of
+about 550 px a seat's words are at least 13 px and its cards at least 40 px wide.
 A card dict: ``x``, ``y``, ``w``, ``h``, ``face`` (False: a card back), ``rank``, ``suit`` (symbol),
 ``letter`` (suit letter), ``cls`` (``suit-s`` ...), ``label``.
 """
@@ -23,12 +27,11 @@ from games.engine.ui import GameUI, Param
 
 from . import DEFAULTS, LIMITS
 
-W, H = 900, 600
-CX, CY = W / 2, 285
-SEAT_RX, SEAT_RY = 370, 228
-PLATE_W, PLATE_H = 150, 70
-SMALL = (30, 42)
-LARGE = (50, 70)
+W, H = 760, 680  # the drawing for up to six seats; more seats widen it
+PLATE_W, PLATE_H = 226, 120
+SMALL = (58, 80)  # hole cards
+LARGE = (60, 84)  # board cards
+TABLE_RX, TABLE_RY = 240, 170
 SUIT_SYMBOL = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
 SUIT_NAME = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs"}
 RANK_NAME = {"A": "Ace", "K": "King", "Q": "Queen", "J": "Jack", "T": "Ten"}
@@ -58,7 +61,7 @@ def _card(card: str | None, x: float, y: float, size) -> dict:
     return {**base, "face": True, "rank": "10" if card[0] == "T" else card[0], "suit": SUIT_SYMBOL[card[1]],
             "letter": card[1], "cls": f"suit-{card[1]}", "label": card_words(card),
             "rx": f"{x + w / 2:.1f}", "ry": f"{y + h * 0.42:.1f}", "sy": f"{y + h * 0.8:.1f}",
-            "lx": f"{x + 3:.1f}", "ly": f"{y + 9:.1f}"}
+            "lx": f"{x + 4:.1f}", "ly": f"{y + 11:.1f}"}
 
 
 def amounts(observation: dict, seat: str) -> dict:
@@ -131,9 +134,12 @@ class UI(GameUI):
 
     def result_reason(self, outcome: dict, observation) -> str:
         winners = (outcome or {}).get("winners") or []
-        if len(winners) == 1 and observation and sum(d["chips"] > 0 for d in observation["seats"]) == 1:
-            return f"{self.seat_name(winners[0])} won every chip at the table."
-        return super().result_reason(outcome, observation)
+        if not winners or not observation:
+            return super().result_reason(outcome, observation)
+        if sum(d["chips"] > 0 and not d.get("resigned") for d in observation["seats"]) == 1:
+            return "Every other player has lost all their chips."
+        most = max(d["chips"] for d in observation["seats"])
+        return f"After {observation['hand']} hands, the most chips ({most})."
 
     # --- drawing -----------------------------------------------------------------------------------
     def board(self, observation, *, flipped: bool = False, last: dict | None = None) -> dict:
@@ -141,13 +147,16 @@ class UI(GameUI):
         seats = obs.get("seats") or []
         names = [d["seat"] for d in seats]
         bottom = names.index(obs["viewer"]) if obs.get("viewer") in names else 0
+        width = round(W * max(1.0, len(seats) / 6))
+        cx, cy = width / 2, H / 2
+        seat_rx, seat_ry = cx - PLATE_W / 2 - 4, cy - PLATE_H / 2 - 4
         drawn, button = [], None
         for k, d in enumerate(seats):
             angle = math.pi / 2 + 2 * math.pi * ((k - bottom) % len(seats)) / len(seats)
-            sx, sy = CX + SEAT_RX * math.cos(angle), CY + SEAT_RY * math.sin(angle)
+            sx, sy = cx + seat_rx * math.cos(angle), cy + seat_ry * math.sin(angle)
             x, y = sx - PLATE_W / 2, sy - PLATE_H / 2
             hole = list(d["cards"]) + [None] * d.get("hidden", 0)
-            cards = [_card(c, x + 6 + j * (SMALL[0] + 3), y + (PLATE_H - SMALL[1]) / 2, SMALL)
+            cards = [_card(c, x + 6 + j * (SMALL[0] + 4), y + PLATE_H - SMALL[1] - 6, SMALL)
                      for j, c in enumerate(hole)]
             you = d["seat"] == obs.get("viewer")
             to_act = d["seat"] == obs.get("to_move")
@@ -163,51 +172,58 @@ class UI(GameUI):
             if to_act:
                 label += ", to act"
             bet = None
-            if d["bet"]:
-                bet = {"x": f"{CX + (sx - CX) * 0.6:.1f}", "y": f"{CY + (sy - CY) * 0.58:.1f}", "amount": d["bet"]}
+            if d["bet"]:  # just off the plate, towards the middle of the table
+                ux, uy = cx - sx, cy - sy
+                step = min(PLATE_W / 2 / abs(ux) if ux else math.inf, PLATE_H / 2 / abs(uy) if uy else math.inf)
+                reach = step + 22 / math.hypot(ux, uy)
+                bet = {"x": f"{sx + ux * reach:.1f}", "y": f"{sy + uy * reach:.1f}", "amount": d["bet"]}
             if d["seat"] == obs.get("button"):
-                side = 1 if abs(sx - CX) < PLATE_W / 2 or sx < CX else -1  # beside the plate, towards the middle
-                bx, by = sx + side * (PLATE_W / 2 + 18), sy
+                # Beside the plate, towards the middle of the table, never over a name: under (over) the left
+                # of a plate at the top (bottom), off the inner corner of a plate at the side.
+                vy = 1 if sy < cy else -1
+                if abs(sx - cx) < PLATE_W / 2:
+                    bx, by = x + 22, sy + vy * (PLATE_H / 2 + 19)
+                else:
+                    bx, by = sx + (1 if sx < cx else -1) * (PLATE_W / 2 + 17), sy + vy * (PLATE_H / 2 + 17)
                 button = {"x": f"{bx:.1f}", "y": f"{by:.1f}", "label": f"Dealer button: {self.seat_name(d['seat'])}"}
+            text_x = x + 6 + 2 * (SMALL[0] + 4) + 4
             drawn.append({"name": self.seat_name(d["seat"]) + (" (you)" if you else ""), "x": f"{x:.1f}",
-                          "y": f"{y:.1f}", "tx": f"{x + 6 + 2 * (SMALL[0] + 3) + 4:.1f}",
-                          "ty": f"{y + 20:.1f}", "ty2": f"{y + 40:.1f}", "ty3": f"{y + 58:.1f}",
+                          "y": f"{y:.1f}", "w": PLATE_W, "h": PLATE_H, "nx": f"{x + 8:.1f}", "ny": f"{y + 19:.1f}",
+                          "tx": f"{text_x:.1f}", "ty2": f"{y + 58:.1f}", "ty3": f"{y + 90:.1f}",
                           "cls": " ".join(cls), "label": label, "chips": d["chips"],
-                          "status": status_words(d) + (" · to act" if to_act else ""),
-                          "cards": cards, "bet": bet})
+                          "status": "to act" if to_act else status_words(d), "cards": cards, "bet": bet})
         board = obs.get("board") or []
-        left = CX - (5 * LARGE[0] + 4 * 8) / 2
-        slots = [{"x": f"{left + j * (LARGE[0] + 8):.1f}", "y": f"{CY - 62:.1f}"} for j in range(5)]
+        left = cx - (5 * LARGE[0] + 4 * 6) / 2
+        slots = [{"x": f"{left + j * (LARGE[0] + 6):.1f}", "y": f"{cy - 50:.1f}"} for j in range(5)]
         pots = obs.get("pots") or []
         pot_lines = [("Pot" if j == 0 else f"Side pot {j}") + f" {p['amount']}" for j, p in enumerate(pots)]
-        prompt = ""
-        viewer = obs.get("viewer")
-        if viewer and viewer == obs.get("to_move"):
-            a = amounts(obs, viewer)
-            prompt = (f"Your turn: {'call ' + str(a['to_call']) if a['to_call'] else 'check'} · "
-                      f"{'raise to ' + str(a['raise_to']) if a['high'] else 'bet ' + str(a['bb'])} · "
-                      f"all in {a['stack']}")
-        heading = ""
-        if obs:
-            heading = (f"Hand {obs['hand']} · blinds {obs['small_blind']}/{obs['big_blind']} · "
-                       f"{obs['street']}")
         return {
             "turn": obs.get("turn", 0),
-            "view_box": f"0 0 {W} {H}",
-            "table": {"cx": CX, "cy": CY, "rx": 300, "ry": 165},
-            "heading": heading,
+            "view_box": f"0 0 {width} {H}",
+            "table": {"cx": cx, "cy": cy, "rx": TABLE_RX + (width - W) / 2, "ry": TABLE_RY},
+            "heading": [f"Hand {obs['hand']} · {obs['street']}", f"Blinds {obs['small_blind']}/{obs['big_blind']}"]
+            if obs else [],
             "seats": drawn,
             "cards": [_card(c, float(slots[j]["x"]), float(slots[j]["y"]), LARGE) for j, c in enumerate(board)]
             + [c for s in drawn for c in s["cards"]],
             "slots": slots[len(board):],
             "card_w": LARGE[0],
             "card_h": LARGE[1],
-            "pots": [{"text": t, "y": f"{CY + 36 + 20 * j:.1f}"} for j, t in enumerate(pot_lines)],
+            "pots": [{"text": t, "y": f"{cy + 52 + 22 * j:.1f}"} for j, t in enumerate(pot_lines)],
             "button": button,
-            "prompt": prompt,
-            "prompt_y": f"{CY + 40 + 20 * len(pot_lines):.1f}",
+            "prompt": self._prompt(obs),
             "result": obs.get("result"),
         }
+
+    def _prompt(self, obs: dict) -> str:
+        """What calling costs the viewer, when it is the viewer's turn (the buttons say what the rest cost)."""
+        viewer = obs.get("viewer")
+        if not viewer or viewer != obs.get("to_move"):
+            return ""
+        a = amounts(obs, viewer)
+        if a["stack"] <= a["to_call"]:
+            return "Your turn: all in to call"
+        return f"Your turn: call {a['to_call']}" if a["to_call"] else "Your turn: check"
 
     def seat_stats(self, observation, seat: str) -> list:
         d = next((d for d in (observation or {}).get("seats", []) if d["seat"] == seat), None)

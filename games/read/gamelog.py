@@ -32,6 +32,18 @@ def resigned(game: Game) -> set[str]:
     return {row["actions"][RESIGN] for row in stored_rows(game) if RESIGN in row["actions"]}
 
 
+def is_move(actions: dict) -> bool:
+    """Whether a turn's record holds a player's move: not a chance event (a deal, a new tile, a scramble
+    move) nor only a seat dropping out."""
+    return any(side not in (CHANCE, RESIGN) for side in actions)
+
+
+def moves_made(game: Game, upto: int | None = None) -> int:
+    """The moves played in the game's first ``upto`` turns (all by default): what people count, where the
+    turn number also counts chance turns (2048's new tiles, the cube's scramble, poker's deals)."""
+    return sum(is_move(row["actions"]) for row in stored_rows(game)[:upto])
+
+
 def records_so_far(game: Game, seat: str | None = None) -> list[dict]:
     """``visible_records(game, seat)`` of the game as saved, redacting only the turns this process has not
     redacted for that viewer before (the end of the game, which may reveal what was hidden, starts afresh).

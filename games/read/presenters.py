@@ -47,24 +47,22 @@ def names_list(names: list[str]) -> str:
 
 
 def result_info(game: Game, ui=None, observation=None) -> dict | None:
-    """How the game ended, in words: a headline, the reason and the game's result text; from the stored
-    outcome (winners and returns), never from parsing the text."""
+    """How the game ended, in words: a headline ("Lower wins"), the reason (``why``: the game's own, maybe ""),
+    both in one ``sentence`` ("Lower wins: Upper has no tokens and no throws left."), and the game's result
+    text (for logs, not for people); from the stored outcome (winners and returns), never its text."""
     if not game.is_over:
         return None
     if game.status == Game.Status.ABORTED:
         return {"headline": "Game aborted", "reason": game.note or "The game was stopped before it ended.",
-                "winner": None, "winners": [], "ending": "aborted", "ending_words": "aborted", "text": ""}
+                "why": "", "sentence": "Game aborted.", "winner": None, "winners": [], "ending": "aborted",
+                "ending_words": "aborted", "text": ""}
     ui = ui or ui_for(services.engine_for(game))
     outcome = game.outcome or {}
-    winners = list(outcome.get("winners") or [])
+    winners = list(outcome.get("winners") or []) if len(ui.game.info.players) > 1 else []  # 1: none to beat
     returns = outcome.get("returns") or {}
     ending = game.ending or Game.Ending.RULES
-    names = [ui.seat_name(s) for s in winners]
     losers = [ui.seat_name(s) for s, v in returns.items() if not v] if winners else []
-    headline = f"{names_list(names)} win{'s' if len(names) == 1 else ''}" if winners else "Draw"
-    if len(ui.game.info.players) == 1:  # nobody to beat: the game's own words ("solved in 20 moves")
-        text = outcome.get("text") or game.result or "game over"
-        headline, winners = text[:1].upper() + text[1:], []
+    headline = ui.result_headline(dict(outcome, text=outcome.get("text") or game.result))
     if ending == Game.Ending.RESIGNATION and len(ui.game.info.players) == 1:
         reason = "The game was given up before its end."
     elif ending == Game.Ending.RESIGNATION:
@@ -75,10 +73,11 @@ def result_info(game: Game, ui=None, observation=None) -> dict | None:
     else:
         if observation is None:
             observation = services.current_state(game).observation(None)
-        reason = ui.result_reason(outcome, observation) or ("The game ended in a draw." if not winners else "")
-    return {"headline": headline, "reason": reason, "winner": winners[0] if len(winners) == 1 else None,
-            "winners": winners, "ending": ending, "ending_words": ENDING_WORDS.get(ending, ending),
-            "text": game.result or ""}
+        reason = ui.result_reason(outcome, observation)
+    return {"headline": headline, "reason": reason or ("The game ended in a draw." if not winners else ""),
+            "why": reason, "sentence": ui.result_sentence(headline, reason), "winners": winners,
+            "winner": winners[0] if len(winners) == 1 else None, "ending": ending,
+            "ending_words": ENDING_WORDS.get(ending, ending), "text": game.result or ""}
 
 
 def seats_info(game: Game, ui, observation, waiting: list[str], viewer_side: str | None) -> list[dict]:
@@ -227,7 +226,7 @@ def game_context(game: Game, viewer_side: str | None = None, *, flipped: bool = 
     if viewer_side and game.status == Game.Status.ACTIVE and len(game.to_act) > 1 and viewer_side in game.to_act and viewer_side not in waiting:
         own = PendingAction.objects.filter(game=game, side=viewer_side, turn=game.turn + 1).first()
         if own is not None:
-            pending = {"text": ui.action_words(viewer_side, own.action)}
+            pending = {"text": ui.action_words(viewer_side, own.action, observation)}
     legal = None
     if viewer_side and game.status == Game.Status.ACTIVE and viewer_side in waiting and pending is None:
         key = (game.id, game.turn, viewer_side)
@@ -257,6 +256,7 @@ def game_context(game: Game, viewer_side: str | None = None, *, flipped: bool = 
         "waiting": waiting,
         "waiting_names": [ui.seat_name(s) for s in waiting],
         "turn_in_play": game.turn + 1 if game.status == Game.Status.ACTIVE else None,
+        "moves_made": gamelog.moves_made(game),  # what people count: the turn number counts chance turns too
         "pending": pending,
         "legal": legal,
         "result": result_info(game, ui, observation),

@@ -12,7 +12,7 @@ from games.engine.history import apply_record
 from games.engine.ui import ui_for
 from games.models import Game
 from games.play import services, turnlog
-from games.read import gamelog
+from games.read import gamelog, presenters
 
 
 # --- reading a game -----------------------------------------------------------------------------------
@@ -33,34 +33,48 @@ def history(game: Game) -> tuple[list[dict], list]:
 
 
 def seat_names(game: Game) -> dict[str, str]:
-    """Each seat's name on the replay: its player's display name or bot label, else the seat's own name."""
+    """Each seat's name on the replay: its player's display name, a bot by its level ("Strong bot"), a player
+    who gave no name as "Anonymous (Upper)", a seat nobody took (an imported log's) by the seat's own name."""
     ui = ui_for(services.engine_for(game))
     names = {side: ui.seat_name(side) for side in ui.game.info.players}
     for seat in game.seats.all():
-        if seat.display_name or seat.kind == seat.Kind.BOT:
-            names[seat.side] = seat.label
+        if seat.display_name:
+            names[seat.side] = seat.display_name
+        elif seat.kind == seat.Kind.BOT:
+            names[seat.side] = f"{seat.bot_level.capitalize()} bot" if seat.bot_level else "Bot"
+        elif seat.is_claimed:
+            names[seat.side] = f"Anonymous ({ui.seat_name(seat.side)})"
     return names
 
 
 # --- words ------------------------------------------------------------------------------------------
 
 def outcome_line(game: Game) -> str:
-    """How the game stands, in one line (the result, why it stopped, or that it goes on)."""
-    turns = f"{game.turn} turn{'s' if game.turn != 1 else ''}"
+    """How the game stands, in one sentence: the result and why ("Lower wins after 34 moves: every Upper token
+    is defeated and Upper has no throws left."), why it stopped, or that it goes on. Moves as people count
+    them: chance turns (deals, new tiles) are not moves."""
+    n = gamelog.moves_made(game)
+    moves = f"{n} move{'s' if n != 1 else ''}"
     if game.status == Game.Status.FINISHED:
-        how = "" if game.ending in ("", Game.Ending.RULES) else f" ({game.get_ending_display().lower()})"
-        return f"{game.result or 'finished'}{how} after {turns}"
+        ui = ui_for(services.engine_for(game))
+        result = presenters.result_info(game, ui)
+        if len(ui.game.info.players) == 1:
+            return f"{result['sentence'].rstrip('.')} ({moves})."
+        return ui.result_sentence(f"{result['headline']} after {moves}", result["why"]).rstrip(".") + "."
     if game.status == Game.Status.ABORTED:
-        return game.note or f"aborted after {turns}"
+        return game.note or f"aborted after {moves}"
     if game.status == Game.Status.ACTIVE:
-        return f"in play: {turns} so far"
+        return f"in play: {moves} so far"
     return "waiting for a player"
 
 
 def who(ui, side: str, name: str) -> str:
-    """``alice (Upper)``, or just ``Upper`` when the seat has no name of its own."""
+    """``alice (Upper)``, or just ``Upper`` when the seat has no name of its own (a name that already says
+    the seat, ``Anonymous (Upper)``, as it is)."""
     label = ui.seat_name(side)
-    return label if name.strip().lower() in (side, label.lower()) else f"{name} ({label})"
+    if name.strip().lower() in (side, label.lower()) or name.endswith(f"({label})"):
+        return name
+    return f"{name} ({label})"
 
 
 def summary_line(game: Game, names: dict[str, str] | None = None) -> str:
@@ -69,7 +83,8 @@ def summary_line(game: Game, names: dict[str, str] | None = None) -> str:
     title = ui.game.info.title
     source = f"imported log ({title})" if game.source == Game.Source.IMPORTED else title
     players = " vs ".join(who(ui, s, names[s]) for s in ui.game.info.players)
-    return f"{players}, {source}: {outcome_line(game)}."
+    outcome = outcome_line(game).rstrip(".")
+    return f"{players}, {source}. {outcome[:1].upper() + outcome[1:]}."
 
 
 MOVES_PER_PAGE = 50  # the move list shows this many turns around the one viewed; the page script loads others
@@ -80,7 +95,8 @@ def move_window(ui, turns: list[dict], observations: list, n: int) -> dict:
     turns of the pages before and after, so that a long game's page stays small."""
     page = max(0, n - 1) // MOVES_PER_PAGE
     first, last = page * MOVES_PER_PAGE + 1, min(len(turns), (page + 1) * MOVES_PER_PAGE)
-    return {"rows": move_rows(ui, turns[first - 1:last], observations[first - 1:last]), "start": page == 0,
+    before = sum(gamelog.is_move(t["actions"]) for t in turns[:first - 1])
+    return {"rows": move_rows(ui, turns[first - 1:last], observations[first - 1:last], before), "start": page == 0,
             "earlier": (first - MOVES_PER_PAGE, first - 1) if page else None,
             "later": (last + 1, min(len(turns), last + MOVES_PER_PAGE)) if last < len(turns) else None}
 
@@ -97,14 +113,17 @@ def chapters(ui, observations: list) -> list[dict]:
     return out
 
 
-def move_rows(ui, turns: list[dict], observations: list) -> list[dict]:
+def move_rows(ui, turns: list[dict], observations: list, moves_before: int = 0) -> list[dict]:
     """The moves list: each turn in words, read against the position it was played in (``observations[n]``
-    is the spectator's view after ``n`` turns)."""
-    rows = []
+    is the spectator's view after ``n`` turns). ``number``: the turn's (where the replay goes); ``move``: the
+    count of moves up to it as people count them (``moves_before`` the first), None for a chance turn."""
+    rows, moves = [], moves_before
     for i, t in enumerate(turns):
         before = observations[i] if i < len(observations) else None
+        moved = gamelog.is_move(t["actions"])
+        moves += moved
         rows.append({
-            "number": t["number"],
+            "number": t["number"], "move": moves if moved else None,
             "moves": [{"side": side, "label": ui.seat_name(side), "words": ui.action_words(side, action, before)}
                       if side != CHANCE else {"side": side, "label": "Chance", "words": ui.chance_words(action)}
                       for side, action in t["actions"].items() if side in ui.game.info.players or side == CHANCE],
@@ -133,7 +152,7 @@ def position(game: Game, n: int, observation, turn: dict | None, names: dict[str
     return {
         "n": n, "board": bd, "board_template": ui.board_template, "sides": sides,
         "top": sides[0], "bottom": sides[-1], "flipped": flipped,
-        "row": move_rows(ui, [turn], [before])[0] if turn else None,
+        "row": move_rows(ui, [turn], [before], gamelog.moves_made(game, n - 1))[0] if turn else None,
         "outcome": outcome_line(game) if final else "",
         "outcome_kind": ("result" if game.status == Game.Status.FINISHED else "stopped") if final else "",
     }

@@ -113,6 +113,26 @@ def board_context(state: dict | None, *, flipped: bool = False, marks: dict | No
             "turn": state.get("turn", 0), "flipped": flipped}
 
 
+def move_words(kind: str, symbol: str | None, src, dst) -> str:
+    """One token's move as players say it: ``Rock thrown to (2, 0)``, ``Rock slides from (0, 0) to (1, 0)``,
+    ``Paper swings from ...``; ``Token slides ...`` where the symbol is not known."""
+    what = SYMBOL_NAMES[symbol].capitalize() if symbol in SYMBOL_NAMES else "Token"
+    where = f"({dst[0]}, {dst[1]})"
+    if kind == "THROW":
+        return f"{what} thrown to {where}"
+    verb = "slides" if kind == "SLIDE" else "swings"
+    return f"{what} {verb} from ({src[0]}, {src[1]}) to {where}"
+
+
+def token_symbol(observation, player: str, hex_) -> str | None:
+    """The symbol of ``player``'s tokens on ``hex_`` in a position (after each battle a hex holds one symbol
+    per player), or None if none is there or the position is unknown."""
+    for t in (observation or {}).get("tokens") or []:
+        if t["player"] == player and list(t["hex"]) == list(hex_):
+            return t["symbol"]
+    return None
+
+
 def turn_moves(actions: dict) -> list:
     """A resolved turn's actions (canonical JSON per side) as ``moves`` for ``board_context``."""
     moves = []
@@ -162,6 +182,13 @@ class UI(GameUI):
                                  marks=turn_marks(last["actions"], last["events"]))
         return board_context(observation, flipped=flipped)
 
+    def action_words(self, seat, action, observation=None):
+        """E.g. ``Rock thrown to (2, 0)``, ``Rock slides from (0, 0) to (1, 0)`` (the moved token's symbol read
+        from ``observation``, the position before the move)."""
+        if action[0] == "THROW":
+            return move_words("THROW", action[1], None, action[2])
+        return move_words(action[0], token_symbol(observation, seat, action[1]), action[1], action[2])
+
     def event_words(self, event):
         lost = ", ".join(f"{PLAYER_NAMES.get(d['player'], d['player'])} {SYMBOL_NAMES.get(d['symbol'], d['symbol'])}"
                          + (f" ×{d['count']}" if d.get("count", 1) > 1 else "") for d in event.get("defeated", []))
@@ -191,7 +218,7 @@ class UI(GameUI):
         left = (state.get("throws_left") or {}).get(loser)
         on_board = sum(t["count"] for t in state.get("tokens", []) if t["player"] == loser)
         if left == 0 and on_board == 0:
-            return f"{self.seat_name(loser)} has no tokens and no throws left."
+            return f"Every {self.seat_name(loser)} token is defeated and {self.seat_name(loser)} has no throws left."
         return (f"{self.seat_name(winner)} has a token that {self.seat_name(loser)} can no longer beat, "
                 f"and {self.seat_name(loser)} has one token left.")
 

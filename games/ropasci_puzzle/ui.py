@@ -15,7 +15,7 @@ import json
 import time
 
 from games.ropasci360.rules import INDEX
-from games.ropasci360.ui import board_context
+from games.ropasci360.ui import board_context, move_words
 from games.engine.ui import EditorTool, GameUI, Param, Preset
 
 from .position import EXAMPLE, MAX_LOWER, MAX_UPPER, SYMBOL_NAMES, PositionError, library, parse_position
@@ -67,7 +67,7 @@ def optimum(position: dict) -> int | None | str:
 
 TOOLS = tuple(EditorTool(f"{side}-{sym}", f"{side.title()} {SYMBOL_NAMES[sym]}")
               for side in ("upper", "lower") for sym in "rps") + (
-    EditorTool("block", "Block"), EditorTool("erase", "Erase"))
+    EditorTool("block", "Block"), EditorTool("erase", "Erase"), EditorTool("clear", "Clear the board"))
 
 
 class UI(GameUI):
@@ -86,16 +86,15 @@ class UI(GameUI):
         return "Upper" if seat == "upper" else seat.title()
 
     def action_words(self, seat: str, action, observation=None) -> str:
-        """E.g. ``R (-3, 2) → (-2, 1), S (2, -1) ↷ (1, -1)`` (→ a slide, ↷ a swing; letters given the
-        position)."""
-        return ", ".join(self.part_words(seat, i, move, observation) for i, move in enumerate(action))
+        """E.g. ``Rock slides from (-3, 2) to (-2, 1); Scissors swings from (2, -1) to (1, -1)`` (the symbols
+        given the position)."""
+        return "; ".join(self.part_words(seat, i, move, observation) for i, move in enumerate(action))
 
     def part_words(self, seat: str, index: int, part, observation=None) -> str:
-        """One token's move, e.g. ``R (-3, 2) → (-2, 1)``."""
+        """One token's move, e.g. ``Rock slides from (-3, 2) to (-2, 1)``."""
         kind, a, b = part
         upper = (observation or {}).get("upper", [])
-        who = f"{upper[index][0].upper()} " if index < len(upper) else ""
-        return f"{who}{_hex(a)} {'→' if kind == 'SLIDE' else '↷'} {_hex(b)}"
+        return move_words(kind, upper[index][0] if index < len(upper) else None, a, b)
 
     def part_label(self, seat: str, index: int, observation=None) -> str:
         """E.g. ``Token 1 (Rock on (-3, 2))``."""
@@ -204,8 +203,9 @@ class UI(GameUI):
     # --- the position editor -----------------------------------------------------------------------------
     editor_param = "position"
     editor_tools = TOOLS
-    editor_hint = ("Choose what to place, then click hexes (or Tab to a hex and press Enter). Tokens of one kind "
-                   "stack; Erase clears a hex.")
+    editor_hint = ("Choose what to place, then click hexes (or Tab to a hex and press Enter). A hex holds one token "
+                   "or a block: placing replaces what is there; Erase clears a hex; Clear the board, then a click "
+                   "on any hex, empties the board to start afresh.")
 
     def editor_board(self, value) -> dict:
         value = value if isinstance(value, dict) else {}
@@ -218,13 +218,15 @@ class UI(GameUI):
         return board
 
     def edit(self, value, tool: str, place: str):
-        """Place a token (tokens of one symbol stack; another symbol's are replaced), a block (replacing what is
-        there) or erase the hex ``place`` (its cell's key, ``hex:r,q``). Off-board hexes and malformed values
-        are left as they are."""
+        """Place a token or a block on the hex ``place`` (its cell's key, ``hex:r,q``), replacing what is there
+        (a hex holds one token or a block), erase it, or clear the whole board. Off-board hexes and malformed
+        values are left as they are."""
         hex_ = _hex_of(place)
         if (not isinstance(value, dict) or hex_ not in INDEX
                 or not all(isinstance(value.get(k, []), list) for k in ("upper", "lower", "block"))):
             return value
+        if tool == "clear":
+            return {"upper": [], "lower": [], "block": []}
         out = {}
         for key in ("upper", "lower", "block"):
             entries = value.get(key, [])
@@ -234,12 +236,7 @@ class UI(GameUI):
             out["block"].append(["", *hex_])
         elif tool != "erase":
             side, sym = tool.split("-")
-            here = [e for e in value.get(side, []) if isinstance(e, list) and len(e) == 3 and tuple(e[1:]) == hex_
-                    and e[0] == sym] if isinstance(value.get(side), list) else []
-            out[side] += here + [[sym, *hex_]]
-            other = "lower" if side == "upper" else "upper"
-            out[other] += [e for e in value.get(other, []) if isinstance(e, list) and len(e) == 3
-                           and tuple(e[1:]) == hex_ and e[0] == sym]
+            out[side].append([sym, *hex_])
         return out
 
 

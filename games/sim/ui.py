@@ -71,11 +71,9 @@ class UI(GameUI):
                  + (" and dropped out" if len(seats) == 3 and k == 0 else "")
                  for k, s in enumerate(obs.get("out") or [])]
         alive = [s for s in seats if s not in (obs.get("out") or [])]
-        if len(alive) == 1:
-            parts.append(f"{self.seat_name(alive[0])} wins")
-        elif len(alive) == len(seats):
-            parts.append("no edge was left and nobody completed a triangle of their own colour: a draw")
-        else:
+        if len(alive) == len(seats):
+            parts.append("no edge was left and nobody completed a triangle of their own colour")
+        elif len(alive) > 1:
             parts.append(f"no edge was left, so {' and '.join(self.seat_name(s) for s in alive)} tie")
         reason = "; ".join(parts)
         reason = reason[:1].upper() + reason[1:] + "."

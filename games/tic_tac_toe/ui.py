@@ -1,7 +1,8 @@
 """The site's adapter for tic-tac-toe: the grid drawing (``templates/tic_tac_toe/_board.html``), words and
 click input. Works from observations (``TicTacToeState.to_json``) and JSON actions (cell numbers) only.
 
-Click input: one step per action, ``{"key": "cell:N", "label": "Centre (1, 1)"}``; every cell of the grid
+Words: a cell by its name, as people say it ("Top left", "Centre"). Click input: one step per action,
+``{"key": "cell:N", "label": "Centre"}``; every cell of the grid
 carries ``data-pick="cell:N"``.
 
 ``board(...)`` returns: ``turn``, ``view_box``, ``cell`` (cell size), ``size``, ``cells`` (9 dicts: ``index``,
@@ -16,13 +17,14 @@ from games.engine.ui import GameUI
 
 CELL = 100
 PAD = 8  # room around the grid
-NAMES = ("Top left", "Top", "Top right", "Left", "Centre", "Right", "Bottom left", "Bottom", "Bottom right")
+NAMES = ("Top left", "Top middle", "Top right", "Middle left", "Centre", "Middle right", "Bottom left",
+         "Bottom middle", "Bottom right")
 SEAT_TITLES = {"x": "X", "o": "O"}
 
 
 def cell_label(cell: int) -> str:
-    """E.g. ``Centre (1, 1)``."""
-    return f"{NAMES[cell]} ({cell // 3}, {cell % 3})"
+    """E.g. ``Centre``, ``Top left``."""
+    return NAMES[cell]
 
 
 def _centre(r: int, c: int) -> tuple[int, int]:
@@ -51,14 +53,14 @@ class UI(GameUI):
 
     def event_words(self, event) -> str:
         if isinstance(event, dict) and isinstance(event.get("line"), list):
-            return "Three in a line: " + ", ".join(f"({r}, {c})" for r, c in event["line"])
+            return "Three in a line: " + ", ".join(cell_label(3 * r + c).lower() for r, c in event["line"])
         return ""
 
     def result_reason(self, outcome: dict, observation) -> str:
         winners = (outcome or {}).get("winners") or []
         if len(winners) == 1:
             return f"{self.seat_name(winners[0])} has three in a line."
-        return "The grid is full without a line of three: a draw."
+        return "The grid is full without a line of three."
 
     def board(self, observation, *, flipped: bool = False, last: dict | None = None) -> dict:
         obs = observation or {}
