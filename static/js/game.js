@@ -20,6 +20,7 @@
 
   var SOUND_KEY = "ropasci.sound";
   var COORDS_KEY = "ropasci.coords";
+  var CONFIRM_KEY = "ropasci.confirm"; // "1": a chosen move waits for the Confirm button (else it is made at once)
   var baseTitle = document.title;
   var serverOffset = 0; // server clock minus this clock, in ms
   if (root.dataset.serverNow) {
@@ -251,11 +252,19 @@
     if (text) {
       var msg;
       if (choice) msg = "Your choice: " + choice.text + ". Confirm to submit it.";
+      else if (!sel.path.length && !confirmOn()) {
+        msg = next.some(function (st) { return onBoard(st.key).length; })
+          ? "Tap a highlighted place on the board to move." : "Choose your move.";
+      }
       else if (sel.path.length) msg = "Next: click a highlighted square or a button (" + next.length + " option" + (next.length === 1 ? "" : "s") + ").";
       else msg = "Nothing chosen yet.";
       if (text.textContent !== msg) text.textContent = msg;
     }
-    if (confirm) confirm.disabled = !choice;
+    if (confirm) {
+      confirm.disabled = !choice;
+      // One-click moves: the button shows only for a choice not made on the board (from the lists, a hint).
+      if (!confirmOn() && confirm.textContent !== "Submitting…") confirm.hidden = !choice;
+    }
     if (clear) clear.hidden = !(choice || sel.path.length);
   }
 
@@ -283,10 +292,28 @@
     var done = acts.complete(sel.path);
     sel.choice = done ? actionValue(done.action) : null;
     refresh();
+    // One click per move: a click that completes the only action it can lead to makes that move.
+    if (done && !confirmOn() && !acts.next(sel.path).length && submitChoice()) return;
     if (byKeyboard) {
       var focus = done ? document.getElementById("confirm-btn") : $("#board .target[tabindex], #pick-steps button");
-      if (focus) focus.focus();
+      if (focus) focus.focus({ preventScroll: true });
     }
+  }
+
+  function confirmOn() { return storageGet(CONFIRM_KEY) === "1"; }
+
+  /** Submit the chosen action as the Confirm button would; false if the form is not ready for it. */
+  function submitChoice() {
+    var form = document.getElementById("act-form");
+    var select = document.getElementById("action-select") || document.getElementById("action-value");
+    var confirm = document.getElementById("confirm-btn");
+    if (!form || !select || !confirm || !sel.choice || confirm.disabled || confirm.textContent === "Submitting…") return false;
+    select.value = sel.choice;
+    // A click may come right after a live swap, before htmx has taken the new form in: without this the
+    // browser would post the form itself.
+    if (window.htmx) window.htmx.process(form);
+    if (form.requestSubmit) form.requestSubmit(confirm); else confirm.click();
+    return true;
   }
 
   function resetSelection() {
@@ -503,6 +530,9 @@
     } else if (t.id === "sound-toggle") {
       storageSet(SOUND_KEY, t.checked ? "1" : "0");
       if (t.checked) beep(); // a first sound on the click also unlocks audio in the browser
+    } else if (t.id === "confirm-toggle") {
+      storageSet(CONFIRM_KEY, t.checked ? "1" : "0");
+      refresh();
     } else if (t.id === "coords-toggle") {
       storageSet(COORDS_KEY, t.checked ? "1" : "0");
       applyBoardView();
@@ -592,7 +622,7 @@
     if (f.id) el = document.getElementById(f.id);
     else if (f.pick) el = onBoard(f.pick).filter(function (n) { return n.hasAttribute("tabindex"); })[0];
     else if (f.step) el = $('#pick-steps [data-step="' + cssEscape(f.step) + '"]');
-    if (el && el.hasAttribute("tabindex") || (el && /^(BUTTON|SELECT|INPUT|A)$/.test(el.tagName))) el.focus();
+    if (el && el.hasAttribute("tabindex") || (el && /^(BUTTON|SELECT|INPUT|A)$/.test(el.tagName))) el.focus({ preventScroll: true });
   }
 
   document.body.addEventListener("htmx:wsBeforeMessage", rememberFocus);
@@ -691,6 +721,8 @@
   if (soundBox) soundBox.checked = soundOn();
   var coordsBox = document.getElementById("coords-toggle");
   if (coordsBox) coordsBox.checked = storageGet(COORDS_KEY) === "1";
+  var confirmBox = document.getElementById("confirm-toggle");
+  if (confirmBox) confirmBox.checked = confirmOn();
   bind();
   window.setInterval(tick, 500);
 
