@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.web import analysis, imports, previews, replay, replaygif, views
+from games.web import analysis, imports, previews, rematch, replay, replaygif, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -14,3 +14,4 @@ urlpatterns = [
     path("games/<str:game_id>/hint", views.hint, name="hint"),
     path("library/<str:name>", views.library, name="library"),
 ] + replay.urlpatterns + previews.urlpatterns + imports.urlpatterns + analysis.urlpatterns + replaygif.urlpatterns
+urlpatterns += rematch.urlpatterns
