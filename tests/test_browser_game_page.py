@@ -18,13 +18,13 @@ SHOT = "/tmp/ropasci-game-page-{}.png"
 MIN_TARGET = 24  # CSS px: WCAG 2.2's minimum target size
 
 
-def start(page, server, name, confirm=False):
+def start(page, server, name, confirm=False, others="bot:random"):
     """A game of ``name`` against random bots with the lobby's defaults, posted as its form would be; the
     browser holds the first seat. ``confirm``: this browser's "Confirm moves" setting."""
     page.goto(f"{server.url}/?game={name}")
     page.evaluate("v => localStorage.setItem('ropasci.confirm', v)", "1" if confirm else "0")
     seats = list(load_game(name).info.players)
-    fields = {"game": name, f"seat_{seats[0]}": "me", **{f"seat_{s}": "bot:random" for s in seats[1:]}}
+    fields = {"game": name, f"seat_{seats[0]}": "me", **{f"seat_{s}": others for s in seats[1:]}}
     page.evaluate("""fields => {
         const lobby = document.querySelector('form[action="/games/new"]');
         const form = document.createElement('form');
@@ -81,6 +81,8 @@ def test_one_click_makes_the_move_unless_this_browser_confirms_moves(people, ser
     expect(page.locator("#confirm-btn")).to_be_hidden()
     page.locator("#board [data-pick].pickable").first.tap()
     expect(page.locator("#board")).not_to_have_attribute("data-turn", "0")  # made, and the bot answered
+    expect(page.locator("#controls-title")).to_contain_text("Your move")
+    assert page.evaluate("window.scrollY") == 0  # the page stayed on the board
 
     start(page, server, name, confirm=True)
     expect(page.locator("#confirm-toggle")).to_be_checked()
@@ -109,3 +111,15 @@ def test_a_rematch_swaps_the_seats(page, server):
     expect(page.locator("#game-head .seat-chip.o.you")).to_be_visible()  # the other seat now
     expect(page.locator("#game-head .seat-chip.x")).to_contain_text("bot (random)")
     expect(page.locator("#controls-title")).to_contain_text("Your move")  # after the bot's first move
+
+
+def test_the_invitee_sees_which_game_to_join(people, server):
+    host = people(**DESKTOP)
+    start(host, server, "connect_four", others="invite")
+    expect(host.locator(".invite-title")).to_have_text("Invite your opponent to Connect Four")
+    guest = people(**PHONE)
+    guest.goto(host.url)
+    expect(guest.locator("h1")).to_contain_text("Connect Four")
+    expect(guest.locator(".invite-title")).to_contain_text("Connect Four")
+    expect(guest.get_by_role("button", name="Join as Red")).to_be_visible()
+    guest.screenshot(path=SHOT.format("invitee-phone"))
