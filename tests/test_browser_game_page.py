@@ -1,14 +1,14 @@
 """The game page on a phone (390x844, touch) and a desktop (1366x800), light and dark, for every game: its
 heading names the game, the board, whose turn with the clock and the move controls are on the first
 screen, every target on the board is big enough to tap, a click makes a move, and a rematch swaps the
-seats. No sleeps: Playwright's ``expect`` waits."""
+seats; a game of bots is shown a move a second. No sleeps: Playwright's ``expect`` waits."""
 import re
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 from games.engine import load_game, registered_names
-from tests.test_browser_play import api  # noqa: F401  (its fixtures' style)
 
 pytestmark = pytest.mark.browser
 
@@ -18,13 +18,13 @@ SHOT = "/tmp/ropasci-game-page-{}.png"
 MIN_TARGET = 24  # CSS px: WCAG 2.2's minimum target size
 
 
-def start(page, server, name, confirm=False, others="bot:random"):
+def start(page, server, name, confirm=False, others="bot:random", first="me"):
     """A game of ``name`` against random bots with the lobby's defaults, posted as its form would be; the
     browser holds the first seat. ``confirm``: this browser's "Confirm moves" setting."""
     page.goto(f"{server.url}/?game={name}")
     page.evaluate("v => localStorage.setItem('ropasci.confirm', v)", "1" if confirm else "0")
     seats = list(load_game(name).info.players)
-    fields = {"game": name, f"seat_{seats[0]}": "me", **{f"seat_{s}": others for s in seats[1:]}}
+    fields = {"game": name, f"seat_{seats[0]}": first, **{f"seat_{s}": others for s in seats[1:]}}
     page.evaluate("""fields => {
         const lobby = document.querySelector('form[action="/games/new"]');
         const form = document.createElement('form');
@@ -123,3 +123,41 @@ def test_the_invitee_sees_which_game_to_join(people, server):
     expect(guest.locator(".invite-title")).to_contain_text("Connect Four")
     expect(guest.get_by_role("button", name="Join as Red")).to_be_visible()
     guest.screenshot(path=SHOT.format("invitee-phone"))
+
+
+SHOWN = """window.shown = []; let shownTurn = null;
+document.addEventListener('DOMContentLoaded', () => new MutationObserver(() => {
+    const b = document.getElementById('board'), t = b && b.getAttribute('data-turn');
+    if (t !== shownTurn) { shownTurn = t; window.shown.push([+t, performance.now()]); }
+}).observe(document.body, {subtree: true, childList: true, attributes: true}));"""  # when each turn is shown
+
+
+def shown_after(page, start, count):
+    """The times (ms) at which the next ``count`` turns after the ``start``-th shown one were shown."""
+    try:
+        page.wait_for_function("n => window.shown.length >= n", arg=start + count)
+    except PlaywrightTimeout:
+        state = page.evaluate("() => [window.shown, window.ropasci.queued(), document.getElementById('game-head').dataset.status]")
+        raise AssertionError(f"fewer turns shown than expected: (turn, ms) shown, pushes queued: {state}") from None
+    return [t for _, t in page.evaluate("() => window.shown")[start:start + count]]
+
+
+def gaps(times):
+    return [b - a for a, b in zip(times, times[1:])]
+
+
+def test_a_game_of_bots_is_shown_a_move_a_second_with_pause_and_speed(page, server):
+    page.add_init_script(SHOWN)
+    start(page, server, "othello", first="bot:random")  # sixty moves: the bots are still playing
+    expect(page.locator("#pace-pause")).to_be_visible()
+    assert min(gaps(shown_after(page, 1, 3))) >= 900  # ms: about one move a second
+    page.locator("#pace-pause").click()
+    expect(page.locator("#pace-pause")).to_have_attribute("aria-pressed", "true")
+    held = page.locator("#board").get_attribute("data-turn")
+    page.wait_for_function("() => window.ropasci.queued() >= 1")  # the bots played on: their moves wait
+    expect(page.locator("#board")).to_have_attribute("data-turn", held)
+    page.screenshot(path=SHOT.format("bots-paused"))
+    page.locator("#pace-speed").select_option("4")
+    page.locator("#pace-pause").click()
+    shown = len(page.evaluate("() => window.shown"))
+    assert max(gaps(shown_after(page, shown, 4))) < 900  # four moves a second

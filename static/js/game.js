@@ -670,6 +670,60 @@
     refresh();
   });
 
+  // ---- a game of bots, watched: its moves shown at a pace people can follow ----------------------------
+  // Bots may play several moves a second: the live pushes are queued and a push that moves the board on is
+  // shown no sooner than 1/speed s after the last one (paused: not at all); the others (e.g. a seat having
+  // chosen) at once. Each push holds the whole live page of its version, so none is skipped.
+  var pace = { on: !(root.dataset.people || "").trim(), queue: [], paused: false, speed: 1, last: 0, timer: null };
+  function pushTurn(html) {
+    var m = /id="board-wrap"[^>]*data-turn="(\d+)"/.exec(html);
+    return m ? parseInt(m[1], 10) : null;
+  }
+  function showPush(html) {
+    rememberFocus();
+    window.htmx.swap(root, html, { swapStyle: "none" });
+    bind(); restoreFocus();
+  }
+  function pump() {
+    while (pace.queue.length && !pace.timer) {
+      var turn = pushTurn(pace.queue[0]), shown = boardTurn();
+      if (turn !== null && shown !== null && turn > shown) {
+        if (pace.paused) break;
+        var wait = pace.last + 1000 / pace.speed - Date.now();
+        if (wait > 0) { pace.timer = window.setTimeout(function () { pace.timer = null; pump(); }, wait); break; }
+        pace.last = Date.now();
+      }
+      showPush(pace.queue.shift());
+    }
+    var behind = document.getElementById("pace-behind");
+    var moves = pace.queue.filter(function (h) { return pushTurn(h) !== null; }).length;
+    var text = moves ? moves + " move" + (moves === 1 ? "" : "s") + " to show" : "";
+    if (behind && behind.textContent !== text) behind.textContent = text;
+  }
+  if (pace.on && window.htmx) {
+    document.body.addEventListener("htmx:wsBeforeMessage", function (evt) {
+      evt.preventDefault();
+      pace.queue.push(evt.detail.message);
+      pump();
+    });
+    var paceBox = $(".pace-tools");
+    if (paceBox) paceBox.hidden = false;
+    document.addEventListener("click", function (evt) {
+      var b = evt.target instanceof Element && evt.target.closest("#pace-pause");
+      if (!b) return;
+      pace.paused = !pace.paused;
+      b.setAttribute("aria-pressed", pace.paused ? "true" : "false");
+      b.textContent = pace.paused ? "▶ Play" : "⏸ Pause";
+      pump();
+    });
+    document.addEventListener("change", function (evt) {
+      if (evt.target.id !== "pace-speed") return;
+      pace.speed = parseFloat(evt.target.value) || 1;
+      if (pace.timer) { window.clearTimeout(pace.timer); pace.timer = null; }
+      pump();
+    });
+  }
+
   // ---- the WebSocket: status and reconnecting ---------------------------------------------------------
   // The ws extension retries by itself after abnormal closes (1006, 1011-1013). Here: also after a close
   // the server or a proxy made on purpose, at once when the browser comes back online, and when the tab is
@@ -727,5 +781,6 @@
   window.setInterval(tick, 500);
 
   // For people's scripts and tests: the current selection, read-only.
-  window.ropasci = { selection: function () { return JSON.parse(JSON.stringify(sel)); } };
+  window.ropasci = { selection: function () { return JSON.parse(JSON.stringify(sel)); },
+                     queued: function () { return pace.queue.length; } };
 })();
