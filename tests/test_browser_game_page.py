@@ -93,7 +93,8 @@ def test_one_click_makes_the_move_unless_this_browser_confirms_moves(people, ser
     expect(page.locator("#board")).not_to_have_attribute("data-turn", "0")
 
 
-def test_a_rematch_swaps_the_seats(page, server):
+def test_a_rematch_swaps_the_seats(people, server):
+    page = people(**PHONE)
     start(page, server, "tic_tac_toe")
     first = page.url
     expect(page.locator("#game-head .seat-chip.x.you")).to_be_visible()
@@ -104,8 +105,11 @@ def test_a_rematch_swaps_the_seats(page, server):
     expect(page.locator("[data-role=status]:visible")).to_have_text("O wins: you lose")
     expect(page.locator(".result-banner")).to_have_count(1)
     expect(page.locator("#board .pickable")).to_have_count(0)
-    page.screenshot(path=SHOT.format("over"))
-    rematch.get_by_role("button").click()
+    page.evaluate("() => window.scrollTo(0, 0)")
+    top, bottom, height = page.evaluate(IN_VIEW, "[data-role=rematch]")
+    assert bottom <= height, f"the rematch button spans {top:.0f}-{bottom:.0f} of {height}"
+    page.screenshot(path=SHOT.format("over-phone"))
+    rematch.get_by_role("button").tap()
     page.wait_for_url(lambda url: url != first and "/games/" in url)
     expect(page.locator("h1")).to_contain_text("Tic-tac-toe")
     expect(page.locator("#game-head .seat-chip.o.you")).to_be_visible()  # the other seat now
@@ -146,7 +150,8 @@ def gaps(times):
     return [b - a for a, b in zip(times, times[1:])]
 
 
-def test_a_game_of_bots_is_shown_a_move_a_second_with_pause_and_speed(page, server):
+def test_a_game_of_bots_is_shown_a_move_a_second_with_pause_and_speed(people, server):
+    page = people(**DESKTOP)  # (people: a script error fails the test)
     page.add_init_script(SHOWN)
     start(page, server, "othello", first="bot:random")  # sixty moves: the bots are still playing
     expect(page.locator("#pace-pause")).to_be_visible()

@@ -693,7 +693,9 @@
         if (wait > 0) { pace.timer = window.setTimeout(function () { pace.timer = null; pump(); }, wait); break; }
         pace.last = Date.now();
       }
-      showPush(pace.queue.shift());
+      var html = pace.queue.shift();
+      // A push that fails to show must not stop the ones after it (no further push may come to restart them).
+      try { showPush(html); } catch (e) { window.setTimeout(function () { throw e; }, 0); }
     }
     var behind = document.getElementById("pace-behind");
     var moves = pace.queue.filter(function (h) { return pushTurn(h) !== null; }).length;
