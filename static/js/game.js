@@ -254,7 +254,7 @@
       if (choice) msg = "Your choice: " + choice.text + ". Confirm to submit it.";
       else if (!sel.path.length && !confirmOn()) {
         msg = next.some(function (st) { return onBoard(st.key).length; })
-          ? "Tap a highlighted place on the board to move." : "Choose your move.";
+          ? "Click or tap a highlighted place on the board to move." : "Choose your move.";
       }
       else if (sel.path.length) msg = "Next: click a highlighted square or a button (" + next.length + " option" + (next.length === 1 ? "" : "s") + ").";
       else msg = "Nothing chosen yet.";
