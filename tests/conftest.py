@@ -196,6 +196,10 @@ class Browser:
 
     def __init__(self, browser, **options):
         self.context = browser.new_context(**options)
+        # The flows written before one-click moves confirm each move: this browser's "Confirm moves" setting
+        # is on unless a test sets it (tests/test_browser_game_page.py plays with one click).
+        self.context.add_init_script("try { if (localStorage.getItem('ropasci.confirm') === null) "
+                                     "localStorage.setItem('ropasci.confirm', '1'); } catch (e) {}")
         self.page = self.context.new_page()
         self.errors = []
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))

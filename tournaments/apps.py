@@ -12,3 +12,8 @@ class TournamentsConfig(AppConfig):
 
         from . import services
         game_changed.connect(services.on_game_changed, dispatch_uid="tournaments")
+        # A finished tournament game's page links back to its tournament.
+        from games.read.aftergame import register
+
+        from .aftergame import back_to_tournament
+        register(back_to_tournament)

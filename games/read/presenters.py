@@ -21,6 +21,7 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from games.read import gamelog
+from games.read.aftergame import after_game
 from games.play import services
 from games.play.lru import LRU
 from games.models import Game, PendingAction
@@ -277,6 +278,7 @@ def game_context(game: Game, viewer_side: str | None = None, *, flipped: bool = 
         "join_url": join_url,
         "resign_url": resign_url,
         "replay_url": replay_url,
+        **after_game(game, ui, viewer_side),
     }
 
 

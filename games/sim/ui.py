@@ -170,7 +170,7 @@ class UI(GameUI):
                       help="With 3 players, White and Blue may share their result")]
 
 
-def _band(x1: float, y1: float, x2: float, y2: float, half: float = 7.0) -> str:
+def _band(x1: float, y1: float, x2: float, y2: float, half: float = 15.0) -> str:
     """The points of a band ``2 * half`` wide along a segment: an edge's click target with a real area (a
     line's box is flat when it is level, so some browsers' hit tests and automation would miss it)."""
     dx, dy = x2 - x1, y2 - y1

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.web import analysis, imports, previews, replay, replaygif, rules, views
+from games.web import analysis, imports, previews, rematch, replay, replaygif, rules, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -16,4 +16,4 @@ urlpatterns = [
     path("rules/<str:name>", rules.rules, name="rules"),
 ] + replay.urlpatterns + previews.urlpatterns + imports.urlpatterns + analysis.urlpatterns + replaygif.urlpatterns
 from games.web import lobby  # noqa: E402  (each game's start page)
-urlpatterns += lobby.urlpatterns
+urlpatterns += lobby.urlpatterns + rematch.urlpatterns

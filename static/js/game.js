@@ -20,6 +20,7 @@
 
   var SOUND_KEY = "ropasci.sound";
   var COORDS_KEY = "ropasci.coords";
+  var CONFIRM_KEY = "ropasci.confirm"; // "1": a chosen move waits for the Confirm button (else it is made at once)
   var baseTitle = document.title;
   var serverOffset = 0; // server clock minus this clock, in ms
   if (root.dataset.serverNow) {
@@ -251,11 +252,19 @@
     if (text) {
       var msg;
       if (choice) msg = "Your choice: " + choice.text + ". Confirm to submit it.";
+      else if (!sel.path.length && !confirmOn()) {
+        msg = next.some(function (st) { return onBoard(st.key).length; })
+          ? "Click or tap a highlighted place on the board to move." : "Choose your move.";
+      }
       else if (sel.path.length) msg = "Next: click a highlighted square or a button (" + next.length + " option" + (next.length === 1 ? "" : "s") + ").";
       else msg = "Nothing chosen yet.";
       if (text.textContent !== msg) text.textContent = msg;
     }
-    if (confirm) confirm.disabled = !choice;
+    if (confirm) {
+      confirm.disabled = !choice;
+      // One-click moves: the button shows only for a choice not made on the board (from the lists, a hint).
+      if (!confirmOn() && confirm.textContent !== "Submitting…") confirm.hidden = !choice;
+    }
     if (clear) clear.hidden = !(choice || sel.path.length);
   }
 
@@ -283,10 +292,28 @@
     var done = acts.complete(sel.path);
     sel.choice = done ? actionValue(done.action) : null;
     refresh();
+    // One click per move: a click that completes the only action it can lead to makes that move.
+    if (done && !confirmOn() && !acts.next(sel.path).length && submitChoice()) return;
     if (byKeyboard) {
       var focus = done ? document.getElementById("confirm-btn") : $("#board .target[tabindex], #pick-steps button");
-      if (focus) focus.focus();
+      if (focus) focus.focus({ preventScroll: true });
     }
+  }
+
+  function confirmOn() { return storageGet(CONFIRM_KEY) === "1"; }
+
+  /** Submit the chosen action as the Confirm button would; false if the form is not ready for it. */
+  function submitChoice() {
+    var form = document.getElementById("act-form");
+    var select = document.getElementById("action-select") || document.getElementById("action-value");
+    var confirm = document.getElementById("confirm-btn");
+    if (!form || !select || !confirm || !sel.choice || confirm.disabled || confirm.textContent === "Submitting…") return false;
+    select.value = sel.choice;
+    // A click may come right after a live swap, before htmx has taken the new form in: without this the
+    // browser would post the form itself.
+    if (window.htmx) window.htmx.process(form);
+    if (form.requestSubmit) form.requestSubmit(confirm); else confirm.click();
+    return true;
   }
 
   function resetSelection() {
@@ -503,6 +530,9 @@
     } else if (t.id === "sound-toggle") {
       storageSet(SOUND_KEY, t.checked ? "1" : "0");
       if (t.checked) beep(); // a first sound on the click also unlocks audio in the browser
+    } else if (t.id === "confirm-toggle") {
+      storageSet(CONFIRM_KEY, t.checked ? "1" : "0");
+      refresh();
     } else if (t.id === "coords-toggle") {
       storageSet(COORDS_KEY, t.checked ? "1" : "0");
       applyBoardView();
@@ -592,7 +622,7 @@
     if (f.id) el = document.getElementById(f.id);
     else if (f.pick) el = onBoard(f.pick).filter(function (n) { return n.hasAttribute("tabindex"); })[0];
     else if (f.step) el = $('#pick-steps [data-step="' + cssEscape(f.step) + '"]');
-    if (el && el.hasAttribute("tabindex") || (el && /^(BUTTON|SELECT|INPUT|A)$/.test(el.tagName))) el.focus();
+    if (el && el.hasAttribute("tabindex") || (el && /^(BUTTON|SELECT|INPUT|A)$/.test(el.tagName))) el.focus({ preventScroll: true });
   }
 
   document.body.addEventListener("htmx:wsBeforeMessage", rememberFocus);
@@ -639,6 +669,62 @@
     if (err) err.textContent = "Could not reach the server. Check your connection and try again.";
     refresh();
   });
+
+  // ---- a game of bots, watched: its moves shown at a pace people can follow ----------------------------
+  // Bots may play several moves a second: the live pushes are queued and a push that moves the board on is
+  // shown no sooner than 1/speed s after the last one (paused: not at all); the others (e.g. a seat having
+  // chosen) at once. Each push holds the whole live page of its version, so none is skipped.
+  var pace = { on: !(root.dataset.people || "").trim(), queue: [], paused: false, speed: 1, last: 0, timer: null };
+  function pushTurn(html) {
+    var m = /id="board-wrap"[^>]*data-turn="(\d+)"/.exec(html);
+    return m ? parseInt(m[1], 10) : null;
+  }
+  function showPush(html) {
+    rememberFocus();
+    window.htmx.swap(root, html, { swapStyle: "none" });
+    bind(); restoreFocus();
+  }
+  function pump() {
+    while (pace.queue.length && !pace.timer) {
+      var turn = pushTurn(pace.queue[0]), shown = boardTurn();
+      if (turn !== null && shown !== null && turn > shown) {
+        if (pace.paused) break;
+        var wait = pace.last + 1000 / pace.speed - Date.now();
+        if (wait > 0) { pace.timer = window.setTimeout(function () { pace.timer = null; pump(); }, wait); break; }
+        pace.last = Date.now();
+      }
+      var html = pace.queue.shift();
+      // A push that fails to show must not stop the ones after it (no further push may come to restart them).
+      try { showPush(html); } catch (e) { window.setTimeout(function () { throw e; }, 0); }
+    }
+    var behind = document.getElementById("pace-behind");
+    var moves = pace.queue.filter(function (h) { return pushTurn(h) !== null; }).length;
+    var text = moves ? moves + " move" + (moves === 1 ? "" : "s") + " to show" : "";
+    if (behind && behind.textContent !== text) behind.textContent = text;
+  }
+  if (pace.on && window.htmx) {
+    document.body.addEventListener("htmx:wsBeforeMessage", function (evt) {
+      evt.preventDefault();
+      pace.queue.push(evt.detail.message);
+      pump();
+    });
+    var paceBox = $(".pace-tools");
+    if (paceBox) paceBox.hidden = false;
+    document.addEventListener("click", function (evt) {
+      var b = evt.target instanceof Element && evt.target.closest("#pace-pause");
+      if (!b) return;
+      pace.paused = !pace.paused;
+      b.setAttribute("aria-pressed", pace.paused ? "true" : "false");
+      b.textContent = pace.paused ? "▶ Play" : "⏸ Pause";
+      pump();
+    });
+    document.addEventListener("change", function (evt) {
+      if (evt.target.id !== "pace-speed") return;
+      pace.speed = parseFloat(evt.target.value) || 1;
+      if (pace.timer) { window.clearTimeout(pace.timer); pace.timer = null; }
+      pump();
+    });
+  }
 
   // ---- the WebSocket: status and reconnecting ---------------------------------------------------------
   // The ws extension retries by itself after abnormal closes (1006, 1011-1013). Here: also after a close
@@ -691,9 +777,12 @@
   if (soundBox) soundBox.checked = soundOn();
   var coordsBox = document.getElementById("coords-toggle");
   if (coordsBox) coordsBox.checked = storageGet(COORDS_KEY) === "1";
+  var confirmBox = document.getElementById("confirm-toggle");
+  if (confirmBox) confirmBox.checked = confirmOn();
   bind();
   window.setInterval(tick, 500);
 
   // For people's scripts and tests: the current selection, read-only.
-  window.ropasci = { selection: function () { return JSON.parse(JSON.stringify(sel)); } };
+  window.ropasci = { selection: function () { return JSON.parse(JSON.stringify(sel)); },
+                     queued: function () { return pace.queue.length; } };
 })();

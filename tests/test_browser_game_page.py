@@ -1,0 +1,168 @@
+"""The game page on a phone (390x844, touch) and a desktop (1366x800), light and dark, for every game: its
+heading names the game, the board, whose turn with the clock and the move controls are on the first
+screen, every target on the board is big enough to tap, a click makes a move, and a rematch swaps the
+seats; a game of bots is shown a move a second. No sleeps: Playwright's ``expect`` waits."""
+import re
+
+import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from playwright.sync_api import expect
+
+from games.engine import load_game, registered_names
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+DESKTOP = {"viewport": {"width": 1366, "height": 800}}
+SHOT = "/tmp/ropasci-game-page-{}.png"
+MIN_TARGET = 24  # CSS px: WCAG 2.2's minimum target size
+
+
+def start(page, server, name, confirm=False, others="bot:random", first="me"):
+    """A game of ``name`` against random bots with the lobby's defaults, posted as its form would be; the
+    browser holds the first seat. ``confirm``: this browser's "Confirm moves" setting."""
+    page.goto(f"{server.url}/?game={name}")
+    page.evaluate("v => localStorage.setItem('ropasci.confirm', v)", "1" if confirm else "0")
+    seats = list(load_game(name).info.players)
+    fields = {"game": name, f"seat_{seats[0]}": first, **{f"seat_{s}": others for s in seats[1:]}}
+    page.evaluate("""fields => {
+        const lobby = document.querySelector('form[action="/games/new"]');
+        const form = document.createElement('form');
+        form.method = 'post'; form.action = '/games/new';
+        const data = new FormData(lobby);
+        for (const [k, v] of Object.entries(fields)) data.set(k, v);
+        for (const [k, v] of data.entries()) {
+            const i = document.createElement('input'); i.type = 'hidden'; i.name = k; i.value = v; form.append(i);
+        }
+        document.body.append(form); form.submit();
+    }""", fields)
+    page.wait_for_url(re.compile(r"/games/\w+$"))
+    expect(page.locator("#conn-status")).to_have_text("live")
+    return seats
+
+
+IN_VIEW = """sel => { const r = document.querySelector(sel).getBoundingClientRect();
+    return [r.top, r.bottom, window.innerHeight]; }"""
+TARGETS = """() => [...document.querySelectorAll('#board [data-pick]')].map(e => {
+    const r = e.getBoundingClientRect(); return [e.getAttribute('data-pick'), r.width, r.height]; })"""
+
+
+def check_one_screen(page, name, label):
+    expect(page.locator("h1")).to_contain_text(load_game(name).info.title)
+    for sel in ("svg#board", "[data-role=status]", "[data-role=actions]"):
+        top, bottom, height = page.evaluate(IN_VIEW, sel)
+        assert 0 <= top and bottom <= height, f"{name} {label}: {sel} spans {top:.0f}-{bottom:.0f} of {height}"
+    assert page.evaluate("window.scrollY") == 0
+
+
+@pytest.mark.parametrize("name", registered_names())
+def test_the_game_fits_one_screen_with_targets_to_tap(people, server, name):
+    phone = people(**PHONE)
+    start(phone, server, name)
+    expect(phone.locator("svg#board")).to_be_visible()
+    for scheme in ("light", "dark") if name in ("hex", "ropasci360", "connect_four") else ("light",):
+        phone.emulate_media(color_scheme=scheme)
+        check_one_screen(phone, name, f"phone {scheme}")
+        phone.screenshot(path=SHOT.format(f"{name}-phone-{scheme}"))
+    small = [(k, round(w), round(h)) for k, w, h in phone.evaluate(TARGETS) if min(w, h) < MIN_TARGET]
+    assert not small, f"{name}: targets under {MIN_TARGET} px on a phone: {small[:5]}"
+
+    phone.set_viewport_size(DESKTOP["viewport"])  # the same player's page on a desktop's screen
+    for scheme in ("light", "dark") if name in ("hex", "ropasci360", "poker") else ("light",):
+        phone.emulate_media(color_scheme=scheme)
+        check_one_screen(phone, name, f"desktop {scheme}")
+        phone.screenshot(path=SHOT.format(f"{name}-desktop-{scheme}"))
+
+
+@pytest.mark.parametrize("name", ["tic_tac_toe", "connect_four"])
+def test_one_click_makes_the_move_unless_this_browser_confirms_moves(people, server, name):
+    page = people(**PHONE)
+    start(page, server, name)
+    expect(page.locator("#confirm-btn")).to_be_hidden()
+    page.locator("#board [data-pick].pickable").first.tap()
+    expect(page.locator("#board")).not_to_have_attribute("data-turn", "0")  # made, and the bot answered
+    expect(page.locator("#controls-title")).to_contain_text("Your move")
+    assert page.evaluate("window.scrollY") == 0  # the page stayed on the board
+
+    start(page, server, name, confirm=True)
+    expect(page.locator("#confirm-toggle")).to_be_checked()
+    page.locator("#board [data-pick].pickable").first.tap()
+    expect(page.locator("#choice-text")).to_contain_text("Your choice:")
+    expect(page.locator("#board")).to_have_attribute("data-turn", "0")  # waits for Confirm
+    page.locator("#confirm-btn").tap()
+    expect(page.locator("#board")).not_to_have_attribute("data-turn", "0")
+
+
+def test_a_rematch_swaps_the_seats(people, server):
+    page = people(**PHONE)
+    start(page, server, "tic_tac_toe")
+    first = page.url
+    expect(page.locator("#game-head .seat-chip.x.you")).to_be_visible()
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Resign").click()
+    rematch = page.locator("[data-role=rematch]")
+    expect(rematch).to_be_visible()
+    expect(page.locator("[data-role=status]:visible")).to_have_text("O wins: you lose")
+    expect(page.locator(".result-banner")).to_have_count(1)
+    expect(page.locator("#board .pickable")).to_have_count(0)
+    page.evaluate("() => window.scrollTo(0, 0)")
+    top, bottom, height = page.evaluate(IN_VIEW, "[data-role=rematch]")
+    assert bottom <= height, f"the rematch button spans {top:.0f}-{bottom:.0f} of {height}"
+    page.screenshot(path=SHOT.format("over-phone"))
+    rematch.get_by_role("button").tap()
+    page.wait_for_url(lambda url: url != first and "/games/" in url)
+    expect(page.locator("h1")).to_contain_text("Tic-tac-toe")
+    expect(page.locator("#game-head .seat-chip.o.you")).to_be_visible()  # the other seat now
+    expect(page.locator("#game-head .seat-chip.x")).to_contain_text("bot (random)")
+    expect(page.locator("#controls-title")).to_contain_text("Your move")  # after the bot's first move
+
+
+def test_the_invitee_sees_which_game_to_join(people, server):
+    host = people(**DESKTOP)
+    start(host, server, "connect_four", others="invite")
+    expect(host.locator(".invite-title")).to_have_text("Invite your opponent to Connect Four")
+    guest = people(**PHONE)
+    guest.goto(host.url)
+    expect(guest.locator("h1")).to_contain_text("Connect Four")
+    expect(guest.locator(".invite-title")).to_contain_text("Connect Four")
+    expect(guest.get_by_role("button", name="Join as Red")).to_be_visible()
+    guest.screenshot(path=SHOT.format("invitee-phone"))
+
+
+SHOWN = """window.shown = []; let shownTurn = null;
+document.addEventListener('DOMContentLoaded', () => new MutationObserver(() => {
+    const b = document.getElementById('board'), t = b && b.getAttribute('data-turn');
+    if (t !== shownTurn) { shownTurn = t; window.shown.push([+t, performance.now()]); }
+}).observe(document.body, {subtree: true, childList: true, attributes: true}));"""  # when each turn is shown
+
+
+def shown_after(page, start, count):
+    """The times (ms) at which the next ``count`` turns after the ``start``-th shown one were shown."""
+    try:
+        page.wait_for_function("n => window.shown.length >= n", arg=start + count)
+    except PlaywrightTimeout:
+        state = page.evaluate("() => [window.shown, window.ropasci.queued(), document.getElementById('game-head').dataset.status]")
+        raise AssertionError(f"fewer turns shown than expected: (turn, ms) shown, pushes queued: {state}") from None
+    return [t for _, t in page.evaluate("() => window.shown")[start:start + count]]
+
+
+def gaps(times):
+    return [b - a for a, b in zip(times, times[1:])]
+
+
+def test_a_game_of_bots_is_shown_a_move_a_second_with_pause_and_speed(people, server):
+    page = people(**DESKTOP)  # (people: a script error fails the test)
+    page.add_init_script(SHOWN)
+    start(page, server, "othello", first="bot:random")  # sixty moves: the bots are still playing
+    expect(page.locator("#pace-pause")).to_be_visible()
+    assert min(gaps(shown_after(page, 1, 3))) >= 900  # ms: about one move a second
+    page.locator("#pace-pause").click()
+    expect(page.locator("#pace-pause")).to_have_attribute("aria-pressed", "true")
+    held = page.locator("#board").get_attribute("data-turn")
+    page.wait_for_function("() => window.ropasci.queued() >= 1")  # the bots played on: their moves wait
+    expect(page.locator("#board")).to_have_attribute("data-turn", held)
+    page.screenshot(path=SHOT.format("bots-paused"))
+    page.locator("#pace-speed").select_option("4")
+    page.locator("#pace-pause").click()
+    shown = len(page.evaluate("() => window.shown"))
+    assert max(gaps(shown_after(page, shown, 4))) < 900  # four moves a second
