@@ -62,16 +62,16 @@ def test_the_game_fits_one_screen_with_targets_to_tap(people, server, name):
     expect(phone.locator("svg#board")).to_be_visible()
     for scheme in ("light", "dark") if name in ("hex", "ropasci360", "connect_four") else ("light",):
         phone.emulate_media(color_scheme=scheme)
+        phone.screenshot(path=SHOT.format(f"{name}-phone-{scheme}"))  # first: to see what a failure looks like
         check_one_screen(phone, name, f"phone {scheme}")
-        phone.screenshot(path=SHOT.format(f"{name}-phone-{scheme}"))
     small = [(k, round(w), round(h)) for k, w, h in phone.evaluate(TARGETS) if min(w, h) < MIN_TARGET]
     assert not small, f"{name}: targets under {MIN_TARGET} px on a phone: {small[:5]}"
 
     phone.set_viewport_size(DESKTOP["viewport"])  # the same player's page on a desktop's screen
     for scheme in ("light", "dark") if name in ("hex", "ropasci360", "poker") else ("light",):
         phone.emulate_media(color_scheme=scheme)
-        check_one_screen(phone, name, f"desktop {scheme}")
         phone.screenshot(path=SHOT.format(f"{name}-desktop-{scheme}"))
+        check_one_screen(phone, name, f"desktop {scheme}")
 
 
 @pytest.mark.parametrize("name", ["tic_tac_toe", "connect_four"])

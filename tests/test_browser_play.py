@@ -152,7 +152,7 @@ def test_two_people_play_to_a_win_by_clicking(people, server):
     expect(watcher.locator("#turn-panel .result-headline")).to_have_text("Upper wins")
     for page in (a, b, watcher):
         expect(page.locator("#turn-panel .result-reason")).to_have_text("Every Lower token is defeated and Lower has no throws left.")
-        expect(page.locator("#turn-panel")).to_contain_text("Game over by the rules after 9 turns")
+        expect(page.locator("#turn-panel")).to_contain_text("Game over by the rules after 9 moves")
         expect(page.locator('#board .token[data-player="upper"][data-symbol="r"][data-count="7"]')).to_have_count(1)
         expect(page.locator('#board .token[data-player="lower"]')).to_have_count(0)
         expect(page.locator("#resign-btn")).to_have_count(0)

@@ -439,7 +439,7 @@ def test_resign():
     assert "Lower wins: you win!" in html and "Upper resigned." in html and "by resignation" in html
     assert "Resign" not in html.split('id="controls"')[1].split("</section>")[0]
     html = page(Client(), game)
-    assert "Lower wins</h2>" in html and "Game over by resignation after 0 turns" in html
+    assert "Lower wins</h2>" in html and "Game over by resignation after 0 moves" in html
     assert "the game is already over" in a.post(reverse("resign", args=[game.id]), {"confirm": "yes"}, **HTMX).content.decode()
 
 
