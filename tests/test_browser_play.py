@@ -122,6 +122,8 @@ def test_two_people_play_to_a_win_by_clicking(people, server):
     expect(watcher.get_by_role("button", name="Join as Lower")).to_have_count(0)
     expect(watcher.locator("#game-head")).to_contain_text("Bea")
     watcher.evaluate("window.__sameDocument = true")
+    for page in (a, b, watcher):  # each socket's first view is in: later changes are the game's own
+        expect(page.locator("#game")).to_have_attribute("data-synced", "1")
 
     for turn, (up, low) in enumerate(zip(UPPER_SCRIPT, LOWER_SCRIPT), start=1):
         for page in (a, b, watcher):

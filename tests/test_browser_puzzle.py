@@ -61,6 +61,7 @@ def test_a_library_puzzle_is_solved_with_hints_in_the_fewest_turns(page, server)
     page.get_by_role("button", name="Start game").click()
     page.wait_for_url(re.compile(r"/games/\w+$"))
     expect(page.locator("#conn-status")).to_have_text("live")
+    expect(page.locator("#game")).to_have_attribute("data-synced", "1")  # the socket's first view is in
     for turn in range(1, 4):
         expect(page.locator("#act-form [name=turn]")).to_have_value(str(turn))
         page.get_by_role("button", name="Hint").click()

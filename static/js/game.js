@@ -627,7 +627,12 @@
 
   document.body.addEventListener("htmx:wsBeforeMessage", rememberFocus);
   document.body.addEventListener("htmx:beforeSwap", rememberFocus);
-  document.body.addEventListener("htmx:wsAfterMessage", function () { bind(); restoreFocus(); });
+  // data-synced: the socket's first view has arrived (it may replace the controls once, e.g. a hint shown
+  // before it); scripts and tests wait for it before they act on the page.
+  document.body.addEventListener("htmx:wsAfterMessage", function () {
+    root.dataset.synced = "1";
+    bind(); restoreFocus();
+  });
   document.body.addEventListener("htmx:afterSettle", function (evt) {
     bind(); restoreFocus();
     // A hint (one-player games) is chosen in the list, as if picked there: the player confirms it.
