@@ -299,4 +299,4 @@ def test_reconnect_catches_up_on_a_turn_resolved_while_offline(people, server):
     expect(page.locator("#conn-status")).to_have_text("live")
     expect(page.locator("#board")).to_have_attribute("data-turn", "1")
     expect(page.locator('#board .token[data-player="upper"][data-symbol="p"][data-r="4"][data-q="-2"]')).to_have_count(1)
-    expect(page.locator("#turn-panel h2")).to_have_text("Turn 2")
+    expect(page.locator("#turn-panel h2")).to_have_text("Move 2")

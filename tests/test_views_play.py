@@ -322,7 +322,7 @@ def test_act_accepts_a_legal_action_and_resolves_the_turn():
     # Both pages show the resolved turn and its moves; the tokens carry their data attributes.
     html = page(a, game)
     assert 'data-r="4" data-q="0" data-player="upper" data-symbol="r" data-count="1"' in html
-    assert "Upper: <code>Rock thrown to (4, 0)</code>" in html and "Turn 2" in html
+    assert "Upper: <code>Rock thrown to (4, 0)</code>" in html and "Move 2" in html
 
 
 def test_act_without_javascript_redirects():
