@@ -1,12 +1,14 @@
 """Play your program on a ropasci server through its HTTP API, in any registered game.
 
     python -m games.client --server URL --player MODULE[:Class] --bot LEVEL [--game NAME] [--params JSON] [--seat SEAT]
+    python -m games.client --server URL --player MODULE[:Class] --game NAME [--params JSON]   (a one-player game)
     python -m games.client --server URL --player MODULE[:Class] --game ID --seat-token T [--seat SEAT]
     python -m games.client --server URL --player MODULE[:Class] --key KEY [--games N]
 
 The first creates a game of ``NAME`` (a registered game, default the site's default; ``--params`` its
 parameters as JSON, e.g. ``'{"players": 3}'`` for poker) with the player in ``--seat`` (default the game's
-first) and the server's ``bot:LEVEL`` in every other seat. The second takes a seat of an existing game: with
+first) and the server's ``bot:LEVEL`` in every other seat; a one-player game (2048, the cube, a puzzle) has no
+other seat and needs no ``--bot``. The second takes a seat of an existing game: with
 ``--seat-token``, ``--game`` is the game's ID (as before), never a name (ids are 10 characters without ``l``,
 ``o``, ``0``, ``1``, so no registered name is one); the seat is the one the token holds (the server says which).
 The third plays as a bot account (``KEY``: an API key made on the account's profile): it accepts the challenges
@@ -16,8 +18,9 @@ until stopped).
 
 The player is a class built as ``Class(seat)`` (``Player`` unless named after a colon): a generic agent
 (``choose(observation, legal_actions)``, see :mod:`games.clientagents`), or a COMP30024-style course player
-(``action()``, ``update(opponent_action, player_action)``, no ``choose``), whose actions are converted by the
-game's ``course`` module (``games/<game>/course.py``). The client acts when its seat is in ``to_act``,
+(``Class(seat)``, ``action()``, ``update(...)``, no ``choose``) of the game's course year, played through the
+game's ``course`` module (``games/<game>/course.py``: its seats, its action forms, and how that year's referee
+tells the player each turn). The client acts when its seat is in ``to_act``,
 simultaneous or alternating, long-polling ``?wait_turn=N`` between turns.
 The last two lines printed are ``result: <result line>`` and ``replay: <absolute replay URL>``.
 
@@ -36,7 +39,7 @@ import sys
 import time
 import urllib.parse
 
-from games.clientagents import is_finished, load_player_class, play, plays, seat_of, seats_of
+from games.clientagents import game_name, is_finished, load_player_class, play, plays, seat_of, seats_of
 from games.clientapi import PATIENCE, Api, ApiError, GaveUp
 from games.engine.registry import default_name, registered_names
 
@@ -82,32 +85,37 @@ def parse(argv=None) -> argparse.Namespace:
     parser.add_argument("--player", required=True, metavar="MODULE[:Class]",
                         help="the class to play with (class 'Player' unless named after a colon)")
     parser.add_argument("--game", metavar="NAME|ID",
-                        help=f"with --bot: the game to create (default {default_name()}; one of "
+                        help=f"a new game: the game to create (default {default_name()}; one of "
                              f"{', '.join(registered_names())}); with --seat-token: the ID of the game to join")
     parser.add_argument("--params", type=json.loads, default=None, metavar="JSON",
-                        help="with --bot: the game's parameters, e.g. '{\"players\": 3}'")
+                        help="a new game: its parameters, e.g. '{\"players\": 3}'")
     parser.add_argument("--seat-token", help="join game --game ID with this seat token")
-    parser.add_argument("--seat", help="with --bot: which seat you play (default: the game's first)")
-    parser.add_argument("--bot", metavar="LEVEL", help="create a new game against the server's bot of this level")
+    parser.add_argument("--seat", help="a new game: which seat you play (default: the game's first)")
+    parser.add_argument("--bot", metavar="LEVEL",
+                        help="a new game against the server's bot of this level (a one-player game needs none)")
     parser.add_argument("--key", help="play the challenges to the bot account of this API key")
     parser.add_argument("--games", type=int, default=0, help="with --key: stop after this many games (default: never)")
     parser.add_argument("--patience", type=float, default=PATIENCE, metavar="SECONDS",
                         help=f"give up after this long without an answer from the server (default {PATIENCE})")
     args = parser.parse_args(argv)
-    if sum(map(bool, (args.bot, args.seat_token, args.key))) != 1:
+    if sum(map(bool, (args.bot, args.seat_token, args.key))) > 1:
         parser.error("give one of --bot LEVEL (new game), --game ID with --seat-token, or --key KEY (challenges)")
     if args.seat_token and not args.game:
         parser.error("--seat-token needs --game ID")
     if args.seat_token and args.game in registered_names():
         parser.error(f"with --seat-token, --game is the ID of the game to join, not a game's name ({args.game!r})")
-    if args.bot:
-        args.game = args.game or default_name()
+    args.new = not (args.seat_token or args.key)
+    if args.new:
+        args.game = game_name(args.game or default_name())
         if args.game not in registered_names():
-            parser.error(f"--game must name a game with --bot: one of {', '.join(registered_names())}")
+            parser.error(f"--game must name a game for a new game: one of {', '.join(registered_names())}")
         try:
             seats = seats_of(args.game, args.params)
         except (ValueError, TypeError) as exc:  # InvalidParams is a ValueError
             parser.error(f"--params: {exc}")
+        if len(seats) > 1 and not args.bot:
+            parser.error(f"give --bot LEVEL for the other seats of {args.game} ({len(seats)} seats; only a "
+                         "one-player game needs no --bot), or --game ID with --seat-token, or --key KEY (challenges)")
         args.seat = args.seat or seats[0]
         if args.seat not in seats:
             parser.error(f"--seat must be one of {', '.join(seats)}")
@@ -124,7 +132,7 @@ def main(argv=None) -> int:
     except (ImportError, AttributeError) as exc:
         print(f"cannot load player {args.player!r}: {exc}", file=sys.stderr)
         return 2
-    if args.bot and (why_not := plays(cls, args.game, args.seat)):
+    if args.new and (why_not := plays(cls, args.game, args.seat)):
         print(f"{args.player} cannot play: {why_not}", file=sys.stderr)
         return 2
     game_id = token = replay = None
@@ -136,11 +144,11 @@ def main(argv=None) -> int:
             print(f"played {played} game{'s' if played != 1 else ''}")
             return 0
         first = None
-        if args.bot:
+        if args.new:
             bots = {s: f"bot:{args.bot}" for s in seats_of(args.game, args.params) if s != seat}
             created = api.create_game({seat: "human", **bots}, args.game, params=args.params)
             game_id, token, replay = created["id"], created["seats"][seat]["token"], created.get("replay_url")
-            print(f"game {game_id}: {args.player} as {seat} against bot:{args.bot}; watch: "
+            print(f"game {game_id}: {args.player} as {seat}{f' against bot:{args.bot}' if bots else ''}; watch: "
                   f"{api.url(created.get('url') or '/games/' + game_id)}", flush=True)
         else:
             game_id, token = args.game, args.seat_token

@@ -8,7 +8,10 @@ turn whose legal actions are a product of parts (the API's ``legal_action_parts`
 a list); otherwise to ``choose`` with the listed combinations when the API lists them (at most 1,000), else
 to ``choose`` once per part, with that part's options. ``end(observation, outcome)``, if defined, is
 called once the game is over with the API's ``outcome`` (``{"text", "winners", "returns"}``, or None).
-A class with ``action()`` and no ``choose`` is a course player (COMP30024's interface).
+A class with ``action()`` and no ``choose`` is a course player (COMP30024's interface of the game's year): it is
+asked ``action()`` when its seat is to act and told each resolved turn by the game's ``course.tell``, as that
+year's referee tells it (2021, RoPaSci 360: ``update(opponent_action, player_action)``; 2020, Expendibots:
+``update(colour, action)`` for every action, its own included).
 """
 from __future__ import annotations
 
@@ -16,7 +19,7 @@ import importlib
 
 from games.clientapi import Api, ApiError
 from games.engine import load_game
-from games.engine.registry import course_games, game_module
+from games.engine.registry import course_games, game_module, registered_names
 
 FINISHED = {"finished", "over", "done", "ended", "aborted", "abandoned", "cancelled", "canceled"}
 
@@ -45,6 +48,13 @@ def plays(cls, kind: str, seat: str) -> str | None:
     if seat not in game_module(kind, "course").SEATS:
         return f"{kind!r} course players play {', '.join(game_module(kind, 'course').SEATS)}, not {seat!r}"
     return None
+
+
+def game_name(text: str) -> str:
+    """A registered game's name, also when given as its package's name (``g2048`` for the game ``2048``)."""
+    names = registered_names()
+    by_package = {game_module(name).__name__.rpartition(".")[2]: name for name in names}
+    return text if text in names else by_package.get(text, text)
 
 
 def seats_of(kind: str, params: dict | None = None) -> tuple[str, ...]:
@@ -110,7 +120,6 @@ def _play_course(api: Api, game_id, seat: str, token: str, player, game: dict) -
     course = game_module(game.get("game"), "course")
     if course is None:
         raise ValueError(plays(type(player), game.get("game"), seat))
-    other = course.SEATS[1 - course.SEATS.index(seat)]
     known = 0  # resolved turns the player has been told about
     submitted = None
     while True:
@@ -120,8 +129,7 @@ def _play_course(api: Api, game_id, seat: str, token: str, player, game: dict) -
                 continue
             if number != known + 1:
                 raise RuntimeError(f"turn {known + 1} is missing from the server's record")
-            acts = t["actions"]
-            player.update(course.from_json(acts[other]), course.from_json(acts[seat]))
+            course.tell(player, seat, {s: course.from_json(a) for s, a in t["actions"].items()})
             known = number
         if is_finished(game):
             return game

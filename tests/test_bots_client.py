@@ -552,3 +552,72 @@ def play_lower(srv, game_id: str, token: str, turn: int) -> None:
     assert status in (200, 202), answer
     while api_call(srv.url, f"/api/games/{game_id}?wait_turn={turn}", token=token)[1]["turn"] < turn:
         assert time.monotonic() < deadline, f"turn {turn} did not resolve: the client did not play it"
+
+
+# --- the 2020 course interface (Expendibots) and one-player games, through the real client -----------------
+
+class Recording2020Player:
+    """A 2020-style course player (our greedy level) that records every ``update(colour, action)`` it is told."""
+
+    instances = []
+
+    def __init__(self, colour):
+        from games.bots.comp30024_2020 import GreedyPlayer
+        self.inner = GreedyPlayer(colour)
+        self.told = []
+        Recording2020Player.instances.append(self)
+
+    def action(self):
+        return self.inner.action()
+
+    def update(self, colour, action):
+        assert isinstance(action, tuple) and all(isinstance(sq, tuple) for sq in action[2 if action[0] == "MOVE"
+                                                                                        else 1:]), action
+        self.told.append((colour, action))
+        self.inner.update(colour, action)
+
+
+def test_a_2020_style_player_is_told_every_action_as_the_2020_referee_tells_it(limited, capsys):
+    Recording2020Player.instances.clear()
+    code = client.main(["--server", limited.url, "--player", "tests.test_bots_client:Recording2020Player",
+                        "--game", "expendibots", "--seat", "black", "--bot", "strong"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    game = finished_game(limited, out)
+    assert game["game"] == "expendibots" and game["seats"]["black"]["bot"] is None
+    (player,) = Recording2020Player.instances
+    from games.expendibots import course as course2020
+    expected = [(seat, course2020.from_json(action)) for t in game["turns"] for seat, action in t["actions"].items()]
+    assert player.told == expected and {c for c, _ in expected} == {"white", "black"}  # its own actions too
+    assert player.inner.state.to_json()["stacks"] == game["state"]["stacks"]
+    assert player.inner.state.result().text == game["result"]
+
+
+def test_the_2020_example_of_the_api_guide_plays_on_the_server(limited, tmp_path):
+    """An unmodified 2020-style package (the guide's example) plays a whole game through ``python -m
+    games.client`` in either colour."""
+    guide = (BASE_DIR / "docs" / "api.md").read_text().split("### A 2020-style Expendibots player", 1)[1]
+    (tmp_path / "my_expendibot.py").write_text(re.search(r"```python\n(.*?)```", guide, re.S).group(1))
+    for seat in ("white", "black"):
+        proc = subprocess.run([sys.executable, "-m", "games.client", "--server", limited.url, "--player",
+                               "my_expendibot", "--game", "expendibots", "--seat", seat, "--bot", "random"],
+                              cwd=BASE_DIR, capture_output=True, text=True, timeout=180,
+                              env={**os.environ, "PYTHONPATH": f"{tmp_path}{os.pathsep}{BASE_DIR}"})
+        assert proc.returncode == 0, proc.stderr
+        game = finished_game(limited, proc.stdout)
+        assert game["game"] == "expendibots" and game["seats"][seat]["bot"] is None
+        assert any(seat in t["actions"] for t in game["turns"])
+
+
+def test_a_one_player_game_needs_no_bot(limited):
+    ((code, out, err),) = run_clients(limited, 1, "--game", "g2048", player=AGENT)
+    assert code == 0, err
+    assert re.match(r"game \w+: games\.bots\.agent:RandomAgent as player; watch: http", out), out
+    game = finished_game(limited, out)
+    assert game["game"] == "2048" and list(game["seats"]) == ["player"] and game["seats"]["player"]["bot"] is None
+
+
+def test_a_game_of_more_seats_still_needs_a_bot(capsys):
+    with pytest.raises(SystemExit):
+        client.main(["--server", "http://127.0.0.1:9", "--player", AGENT, "--game", "expendibots"])
+    assert "give --bot LEVEL for the other seats of expendibots" in capsys.readouterr().err

@@ -35,8 +35,10 @@ BELOW = {
     "web": PURE | {"models", "play", "read", "guard", "web"},
     "api": PURE | {"models", "play", "read", "guard", "api"},
 }
-# Programs outside the project import the course adapter from this path: it stays, and it is RoPaSci's.
-NAMES_A_GAME_ALLOWED = {"games.engine.registry", "games.bots.comp30024", "games.bots.comp30024.player"}
+# Programs outside the project import the course adapters from these paths: they stay, and each is its game's
+# (2021: RoPaSci 360's; 2020: Expendibots').
+NAMES_A_GAME_ALLOWED = {"games.engine.registry", "games.bots.comp30024", "games.bots.comp30024.player",
+                        "games.bots.comp30024_2020", "games.bots.comp30024_2020.player"}
 
 
 def module_name(path: Path) -> str:
@@ -220,9 +222,11 @@ def test_no_module_of_the_platform_is_over_350_lines():
 def test_the_import_paths_programs_use_stay():
     """Programs outside the project import these: they must not move with the layers."""
     from games.bots import LEVELS, make_bot
+    from games.bots import comp30024_2020
     from games.bots.comp30024 import GreedyPlayer, Player, RandomPlayer
     from games.engine import IllegalAction, load_game, registered_names
 
     assert "random" in LEVELS and load_game(registered_names()[0]).info.players
     assert issubclass(IllegalAction, ValueError) and callable(make_bot)
     assert all(callable(getattr(cls, "action", None)) for cls in (GreedyPlayer, Player, RandomPlayer))
+    assert all(callable(getattr(comp30024_2020, name).action) for name in ("GreedyPlayer", "Player", "RandomPlayer"))

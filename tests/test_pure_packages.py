@@ -12,7 +12,7 @@ import pytest
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 PURE_MODULES = ["games.engine", "games.bots"]
-OPTIONAL_PURE_MODULES = ["games.bots.comp30024"]
+OPTIONAL_PURE_MODULES = ["games.bots.comp30024", "games.bots.comp30024_2020"]
 
 CHECK = r"""
 import importlib, sys

@@ -186,9 +186,8 @@ def play_game(a: str, b: str, index: int, seed: int | None = None, seconds: floa
             break
         state.apply_actions(actions)
         moves.append(actions)
-        for seat in actions:
-            other = seats[1 - seats.index(seat)]
-            agents[seat].after_turn(state, actions[seat], actions.get(other))
+        for seat in seats:  # every seat hears every turn (an alternating game's waiting seat too)
+            agents[seat].after_turn(state, actions.get(seat), actions.get(seats[1 - seats.index(seat)]))
     if result is None:
         res = state.result()
         winners = res.winners

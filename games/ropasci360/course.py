@@ -33,6 +33,13 @@ def from_course_action(action):
     return tuple(tuple(x) if isinstance(x, list) else x for x in action)
 
 
+def tell(player, seat: str, actions: dict) -> None:
+    """Tell ``player`` (playing ``seat``) one resolved turn, ``{seat: course action}`` of both seats: as the
+    2021 referee does, ``update(opponent_action, player_action)``."""
+    other = SEATS[1 - SEATS.index(seat)]
+    player.update(actions[other], actions[seat])
+
+
 class CourseAgent:
     """A course ``Player`` class playing one seat of an arena game."""
 
