@@ -71,6 +71,29 @@ def test_the_referee_refuses_what_is_no_available_action():
     assert rec["actions"] == 0
 
 
+class Shuffler:
+    """Steps a token out and back: the start position (White to move) recurs every four actions."""
+
+    def __init__(self, colour):
+        self.squares = ((0, 1), (0, 2)) if colour == "white" else ((0, 6), (0, 5))
+        self.out = False
+
+    def action(self):
+        self.out = not self.out
+        a, b = self.squares if self.out else self.squares[::-1]
+        return ("MOVE", 1, a, b)
+
+    def update(self, colour, action):
+        pass
+
+
+def test_the_fourth_occurrence_of_a_position_draws_for_the_referee_and_the_engine():
+    shuffler = f"tests.{Path(__file__).stem}:Shuffler"
+    rec = referee_game(shuffler, shuffler)
+    assert rec["result"] == "draw detected: game state occurred 4 times." and rec["actions"] == 12, rec
+    assert rec["engine_checked"], rec
+
+
 def test_the_example_of_the_api_guide_plays_whole_games_under_the_referee(tmp_path):
     guide = (BASE_DIR / "docs" / "api.md").read_text().split("### A 2020-style Expendibots player", 1)[1]
     (tmp_path / "my_expendibot.py").write_text(re.search(r"```python\n(.*?)```", guide, re.S).group(1))
