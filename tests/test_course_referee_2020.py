@@ -138,6 +138,15 @@ def test_the_course_players_clock_spreads_the_budget():
     assert p.move_budget() <= 0.01
 
 
+def test_the_players_table_is_cleared_between_moves_once_full(monkeypatch):
+    from games.bots.comp30024_2020 import Player, player
+    monkeypatch.setattr(player, "MAX_MOVE", 0.05)
+    p = Player("white")
+    p.bot.tt.update((-i, None) for i in range(player.TABLE_ENTRIES + 1))  # no position's key is negative
+    assert p.action() in load_game("expendibots").new_initial_state().legal_actions("white")
+    assert len(p.bot.tt) < player.TABLE_ENTRIES and -1 not in p.bot.tt
+
+
 @pytest.mark.parametrize("index", [0, 1])
 def test_the_arena_plays_a_2020_package_on_either_colour(index):
     rec = play_game(f"{OURS}:RandomPlayer", "greedy", index, seed=3, game_name="expendibots")

@@ -58,10 +58,10 @@ class _CoursePlayer:
     def action(self):
         started = time.process_time()
         try:
-            table = getattr(self.bot, "tt", None)
-            if table is not None and len(table) > TABLE_ENTRIES:
-                table.clear()
-            self.bot.budget = self.move_budget()
+            if self.level == "strong":  # the search: its clock and its table
+                self.bot.budget = self.move_budget()
+                if len(self.bot.tt) > TABLE_ENTRIES:
+                    self.bot.tt.clear()
             return self.bot.choose(self.state)
         finally:
             self.cpu_used += time.process_time() - started
