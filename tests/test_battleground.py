@@ -301,7 +301,7 @@ def test_manage_py_battleground_runs_it_on_its_own(battle):
         assert c.play(RandomPlayer, turns=1) is None
         c.close()
         line = lines_until(proc, "battleground game")[-1]
-        assert re.match(r"battleground game \w+ \(kim vs .*\): https://ropasci\.example/games/\w+", line)
+        assert re.match(r"battleground game (\w+) \(.*\bkim\b.*\): https://ropasci\.example/games/\1$", line)
     finally:
         proc.terminate()
         proc.wait(10)

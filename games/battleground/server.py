@@ -44,7 +44,7 @@ async def handle(lobby: Lobby, reader: asyncio.StreamReader, writer: asyncio.Str
     try:
         msg = await client.recv("PLAY", timeout=PLAY_SECONDS)
         player = await db(player_of, msg)
-        level = bot_level(player.channel)
+        level = await db(bot_level, player.channel)  # the first call imports the game's bots: not on the loop
         await client.send("OKAY")
         entrant = Entrant(player, client)
         if level:
