@@ -172,6 +172,26 @@ def test_a_bot_channel_plays_at_once_and_a_client_that_leaves_resigns(battle):
     assert api["turn"] == 3
 
 
+def test_a_client_that_leaves_after_its_move_loses_at_once(battle):
+    a, b = CourseClient(battle.battleground_port), CourseClient(battle.battleground_port)
+    a.request("kai", "leaving")
+    b.request("lou", "leaving")
+    game = a.wait_for_game()
+    b.wait_for_game()
+    for c in (a, b):
+        c.recv("INIT")
+        c.send("OKAY")
+    for c in (a, b):
+        c.recv("TURN")
+    a.send("ACTN", action=["THROW", "r", [4, 0] if game["upper"] == "kai" else [-4, 0]])
+    a.close()
+    lou = "upper" if game["upper"] == "lou" else "lower"
+    assert b.recv("OVER")["result"] == f"winner: {lou}"  # without lou's move: the turn is not waited for
+    api = game_of(battle, f"{game['upper']} vs {game['lower']}")
+    assert api["ending"] == "resignation" and api["turn"] == 0
+    b.close()
+
+
 def test_an_unknown_bot_level_is_refused(battle):
     c = CourseClient(battle.battleground_port)
     c.send("PLAY", name="dave", channel="bot:grandmaster")

@@ -17,7 +17,7 @@ from games.models import Game
 from games.play import services, turnlog
 from games.play.signals import game_created
 
-from .protocol import Client, Disconnected, ProtocolError
+from .protocol import TYPES, Client, Disconnected, ProtocolError
 from .served import Player, game_name, seats
 from .watch import Watch, db
 
@@ -95,9 +95,12 @@ class Match:
             while not game.is_over:
                 turn = game.turn + 1
                 await self.each(lambda e: e.client.send("TURN"))
-                moves = [asyncio.ensure_future(self.guarded(e, self.move(e, turn))) for e in self.live()]
+                tasks = []
+                for entrant in self.live():
+                    moving = asyncio.ensure_future(self.guarded(entrant, self.move(entrant, turn)))
+                    tasks += [moving, asyncio.ensure_future(self.waits(entrant, moving))]
                 game = await watch.until(lambda g: g.turn >= turn)
-                for task in moves:
+                for task in tasks:
                     task.cancel()  # a seat that has not moved by now lost on its clock, or resigned
                 if game.turn >= turn:
                     record = (await db(turnlog.records, game, turn - 1, turn))[0]
@@ -120,8 +123,6 @@ class Match:
             await coro
         except (Disconnected, ProtocolError, services.BadRequest) as exc:
             reason = exc.message if isinstance(exc, services.ServiceError) else str(exc)
-            log.info("battleground game %s: %s (%s) resigns: %s", self.game.id, entrant.player.name,
-                     entrant.side, reason)
             if isinstance(exc, Disconnected):
                 await entrant.client.close()
             else:
@@ -129,7 +130,9 @@ class Match:
             try:
                 await db(services.resign, self.game.id, entrant.token)
             except services.Conflict:  # over already
-                pass
+                return
+            log.info("battleground game %s: %s (%s) resigns: %s", self.game.id, entrant.player.name,
+                     entrant.side, reason)
 
     async def init(self, entrant: Entrant) -> None:
         await entrant.client.send("INIT", colour=entrant.side)
@@ -141,6 +144,16 @@ class Match:
             await db(services.submit_action, self.game.id, entrant.token, turn, msg.get("action"))
         except services.Conflict:  # the game ended meanwhile (the other side resigned, a clock ran out)
             pass
+
+    async def waits(self, entrant: Entrant, moving: asyncio.Future) -> None:
+        """Once its action is in, a client waits for ``UPD8``: one that leaves meanwhile resigns at once (not a
+        turn later), as does one that sends anything."""
+        await moving
+        await self.guarded(entrant, self.nothing_more(entrant))
+
+    async def nothing_more(self, entrant: Entrant) -> None:
+        msg = await entrant.client.recv(*TYPES)
+        raise ProtocolError(f"{msg['mtype']} out of turn: the turn is not over yet")
 
     async def update(self, entrant: Entrant, record: dict) -> None:
         other = next(side for side in record if side != entrant.side)
