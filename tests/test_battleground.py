@@ -311,8 +311,9 @@ def lines_until(proc, text: str) -> list[str]:
 
 def test_manage_py_battleground_runs_it_on_its_own(battle):
     port = free_port()
+    env = {**battle.env, "RATE_LIMITS": "0.05"}  # 3 games a minute from one address
     proc = subprocess.Popen([sys.executable, "manage.py", "battleground", "--port", str(port)], cwd=BASE_DIR,
-                            env=battle.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         assert any(f"listening on 127.0.0.1:{port}" in line for line in lines_until(proc, "listening on"))
         c = CourseClient(port)
@@ -322,6 +323,15 @@ def test_manage_py_battleground_runs_it_on_its_own(battle):
         c.close()
         line = lines_until(proc, "battleground game")[-1]
         assert re.match(r"battleground game (\w+) \(.*\bkim\b.*\): https://ropasci\.example/games/\1$", line)
+        answers = []
+        for i in range(7):  # 3 a window: refused by the 4th, or by the 7th if a window ends meanwhile
+            c = CourseClient(port)
+            c.send("PLAY", name=f"player {i}", channel=f"rate {i}")
+            answers.append(c.recv("OKAY", "ERRO"))
+            if answers[-1]["mtype"] == "ERRO":
+                break
+        assert re.match(r"too many games from your address: try again in \d+ s$", answers[-1]["reason"])
+        assert 3 <= len(answers) <= 7 and all(a["mtype"] == "OKAY" for a in answers[:-1])
     finally:
         proc.terminate()
         proc.wait(10)

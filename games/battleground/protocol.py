@@ -34,7 +34,8 @@ class Client:
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter):
         self.writer = writer
         peer = writer.get_extra_info("peername")
-        self.address = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer)
+        self.host = str(peer[0]) if isinstance(peer, tuple) else str(peer)  # the client's address
+        self.address = f"{self.host}:{peer[1]}" if isinstance(peer, tuple) else self.host
         self.inbox: asyncio.Queue = asyncio.Queue()
         self.closed = asyncio.Event()
         self._reading = asyncio.get_running_loop().create_task(self._read(reader))

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 from functools import partial
 
+from games.guard import ratelimit
 from games.live.serverloop import ensure_started
 from games.play.errors import ServiceError
 
@@ -43,6 +45,9 @@ async def handle(lobby: Lobby, reader: asyncio.StreamReader, writer: asyncio.Str
     client = Client(reader, writer)
     try:
         msg = await client.recv("PLAY", timeout=PLAY_SECONDS)
+        wait = await db(ratelimit.hit, "create", client.host)  # a PLAY makes a game, as a lobby form does
+        if wait:
+            raise ProtocolError(f"too many games from your address: try again in {math.ceil(wait)} s")
         player = await db(player_of, msg)
         level = await db(bot_level, player.channel)  # the first call imports the game's bots: not on the loop
         await client.send("OKAY")
