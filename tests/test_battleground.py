@@ -9,6 +9,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -93,12 +94,29 @@ def _tuples(value):
     return tuple(_tuples(v) for v in value) if isinstance(value, list) else value
 
 
+def listening(srv, port: int, timeout: float = 20) -> bool:
+    """Whether the server's log says it listens on ``port`` (False if it could not have the port)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        log = srv.read_log()
+        if f"listening on 127.0.0.1:{port}" in log:
+            return True
+        if "the battleground cannot listen" in log:
+            return False
+        time.sleep(0.05)
+    raise AssertionError(f"the battleground did not start:\n{srv.read_log()}")
+
+
 @pytest.fixture(scope="module")
 def battle():
-    port = free_port()
-    with LiveServer(env={"BATTLEGROUND_PORT": str(port), "SITE_URL": "https://ropasci.example"}) as srv:
-        srv.battleground_port = port
-        yield srv
+    for _ in range(3):  # another process may take the free port first
+        port = free_port()
+        with LiveServer(env={"BATTLEGROUND_PORT": str(port), "SITE_URL": "https://ropasci.example"}) as srv:
+            if listening(srv, port):
+                srv.battleground_port = port
+                yield srv
+                return
+    raise AssertionError("no free port for the battleground")
 
 
 def game_links(srv) -> list[str]:
