@@ -27,6 +27,10 @@ $(STAMP): requirements.txt | $(VPY)
 serve:
 	@echo ""
 	@echo "  ropasci is starting on http://127.0.0.1:$(PORT)/"
+	@if [ "$${BATTLEGROUND_PORT:-12360}" != "0" ]; then \
+		echo "  The course's battleground listens on 127.0.0.1:$${BATTLEGROUND_PORT:-12360}:"; \
+		echo "    python -m battleground PLAYER NAME [CHANNEL] -H 127.0.0.1 -P $${BATTLEGROUND_PORT:-12360}"; \
+	fi
 	@echo ""
 	@echo "  Create the first admin account with:"
 	@echo "    .venv/bin/python manage.py createsuperuser"

@@ -1,7 +1,8 @@
 """What the players app does after others' events: rate a rated game once it has finished (``game_changed``,
 sent by the games services after every committed change), and attach this browser's anonymous seats to the
 account that just logged in or signed up (``user_logged_in``), and make a new game rated when its creator
-asked the lobby for it (``game_created``). Connected in ``apps.py``."""
+asked the lobby for it (``game_created``), and tell the battleground which account an API key names
+(``account_named``). Connected in ``apps.py``."""
 from __future__ import annotations
 
 import logging
@@ -11,7 +12,7 @@ from django.db import IntegrityError
 from games.models import Game
 
 from . import services
-from .models import RatedGame
+from .models import ApiKey, RatedGame
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +35,14 @@ def on_game_created(sender, game_id, user, options, **kwargs) -> None:
     """A person asked the lobby for a rated game."""
     if options.get("rated") and user.is_authenticated:
         services.mark_rated(game_id, user)
+
+
+def on_battleground_name(sender, name, **kwargs):
+    """The account a battleground name proves: a name that is an API key plays as the key's account (an unknown
+    or revoked key is refused); any other name is no account."""
+    if not name.startswith(ApiKey.PREFIX):
+        return None
+    return services.user_for_key(name)
 
 
 def on_user_logged_in(sender, request, user, **kwargs) -> None:

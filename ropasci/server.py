@@ -6,6 +6,9 @@ its queue: a 200 MB upload took 200 MB of the server's memory, for good, before 
 Here a body over ``MAX_BODY`` (a declared ``Content-Length`` at once, a chunked one as it passes the limit) gets
 413 with a JSON error and nothing of it is kept: the rest of it is read and dropped for up to ``LINGER_SECONDS``
 (so that a client still sending reads the answer), then the connection is closed.
+
+With ``BATTLEGROUND_PORT`` set (default 12360; 0: off) the same process serves the course's battleground
+(``games.battleground``) on that port, on the address given with ``-b``.
 """
 from __future__ import annotations
 
@@ -70,7 +73,16 @@ class BoundedHTTPFactory(HTTPFactory):
 
 class BoundedServer(Server):
     """Daphne's server with ``BoundedHTTPFactory``: ``Server.run`` makes its HTTP factory itself, so the
-    assignment is caught here."""
+    assignment is caught here. It also starts the battleground on ``BATTLEGROUND_PORT`` (0: off), on the
+    address the site listens on."""
+
+    battleground_host = "127.0.0.1"
+
+    def run(self):
+        from twisted.internet import reactor
+
+        reactor.callWhenRunning(start_battleground, self.battleground_host)
+        super().run()
 
     @property
     def http_factory(self):
@@ -83,6 +95,23 @@ class BoundedServer(Server):
 
 class BoundedCommandLine(CommandLineInterface):
     server_class = BoundedServer
+
+    def run(self, args):
+        host = self.parser.parse_args(args).host
+        if host:
+            BoundedServer.battleground_host = host
+        super().run(args)
+
+
+def start_battleground(host: str) -> None:
+    """On the reactor's asyncio loop, once it runs (Django is set up by then: the application is loaded)."""
+    import asyncio
+
+    from django.conf import settings
+
+    if settings.BATTLEGROUND_PORT:
+        from games.battleground.server import serve
+        asyncio.ensure_future(serve(host, settings.BATTLEGROUND_PORT))
 
 
 if __name__ == "__main__":

@@ -84,6 +84,10 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "t
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 # Base of the links printed outside a request (``manage.py importlog``), without a trailing slash.
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").strip().rstrip("/") or "http://127.0.0.1:8000"
+# The course's battleground (games.battleground: the 2021 COMP30024 client's TCP protocol): the port that
+# ``python -m ropasci.server`` (``make run``) also listens on, on the same address as the site; 0 turns it off.
+# ``manage.py battleground`` runs it on its own instead (a scaled-out site: one battleground process).
+BATTLEGROUND_PORT = int(os.environ.get("BATTLEGROUND_PORT", "12360").strip() or 12360)
 
 INSTALLED_APPS = [
     "daphne",

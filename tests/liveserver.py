@@ -86,6 +86,7 @@ class LiveServer:
                     "DEBUG": "1",
                     "DATABASE_URL": self.database_url,
                     "PYTHONUNBUFFERED": "1",
+                    "BATTLEGROUND_PORT": "0",  # off unless a test asks for it (never the shared 12360)
                 }
             )
             env.update(self.extra_env)

@@ -1,7 +1,8 @@
 """The platform's layers, read from the source (imports inside functions included), so they cannot tangle again.
 
 games/engine (the kit) <- games/<name> (the games) and games/bots <- games/play (the write side) <- games/read
-(what viewers see) <- games/live, games/web, games/api; games/guard (safe JSON, rate limits) sits beside play
+(what viewers see) <- games/live, games/web, games/api <- games/battleground (the course's TCP protocol, which
+starts live's server loop work); games/guard (safe JSON, rate limits) sits beside play
 for every entry point; games/runtime (ASGI handler, middleware) is reached only from settings and
 ropasci/asgi.py. See docs/architecture.md.
 """
@@ -34,6 +35,8 @@ BELOW = {
     "live": PURE | {"models", "play", "read", "guard", "live"},
     "web": PURE | {"models", "play", "read", "guard", "web"},
     "api": PURE | {"models", "play", "read", "guard", "api"},
+    # The course's TCP battleground: an entry point above live, whose server loop work (bots, clocks) it starts.
+    "battleground": PURE | {"models", "play", "read", "guard", "live", "battleground"},
 }
 # Programs outside the project import the course adapters from these paths: they stay, and each is its game's
 # (2021: RoPaSci 360's; 2020: Expendibots').
@@ -69,7 +72,7 @@ def layer(module: str) -> str:
         return "game"
     if parts[1] == "models":
         return "models"
-    if parts[1] in {"engine", "bots", "guard", "play", "read", "live", "web", "api", "runtime"}:
+    if parts[1] in {"engine", "bots", "guard", "play", "read", "live", "web", "api", "runtime", "battleground"}:
         return parts[1]
     return "top"  # apps, admin, management commands, the client
 

@@ -85,10 +85,17 @@ class ServerLoop:
         self.app = app
 
     async def __call__(self, scope, receive, send):
-        global _STARTING
-        if loop.MAIN_LOOP is None:
-            loop.MAIN_LOOP = asyncio.get_running_loop()
-            _STARTING = loop.MAIN_LOOP.create_task(_start())
-        if not _STARTING.done() and loop.MAIN_LOOP is asyncio.get_running_loop():
-            await asyncio.shield(_STARTING)  # no clock is read before it is set right
+        starting = ensure_started()
+        if not starting.done() and loop.MAIN_LOOP is asyncio.get_running_loop():
+            await asyncio.shield(starting)  # no clock is read before it is set right
         return await self.app(scope, receive, send)
+
+
+def ensure_started() -> asyncio.Task:
+    """Record the running loop as the server's and start its own work, once: on the first request, or when
+    another entry point on this loop (the battleground) starts first. Returns the task that starts it."""
+    global _STARTING
+    if loop.MAIN_LOOP is None:
+        loop.MAIN_LOOP = asyncio.get_running_loop()
+        _STARTING = loop.MAIN_LOOP.create_task(_start())
+    return _STARTING

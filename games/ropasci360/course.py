@@ -4,6 +4,7 @@ client play such classes through this module; a game without one has no course-s
 from __future__ import annotations
 
 SEATS = ("upper", "lower")
+BATTLEGROUND = True  # the course's online battleground (games.battleground) plays this game
 
 
 def to_json(action) -> list:
