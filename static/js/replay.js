@@ -337,6 +337,13 @@
       cursor.setAttribute("x1", x.toFixed(1));
       cursor.setAttribute("x2", x.toFixed(1));
     }
+    const slips = byId("analysis-chart");
+    if (slips && slips.dataset.slips !== undefined) {
+      const turns = new Set(slips.dataset.slips.split(" "));
+      document.querySelectorAll("#move-list li[data-turn]").forEach((li) => {
+        li.classList.toggle("an-slip", turns.has(li.dataset.turn));
+      });
+    }
     const shown = byId("analysis");
     const stale = !!(shown && shown.dataset.turn !== undefined && shown.dataset.turn !== String(n));
     if (shown) shown.classList.toggle("an-stale", stale);
