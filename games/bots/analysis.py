@@ -31,7 +31,8 @@ def analyser(game_name: str):
 def analyse_one(game, state, seconds: float, **hints) -> dict:
     """One position's analysis, by the game's ``analyse`` or the fallback, with ``values`` (seat -> -1..1)
     filled in from ``value`` for a two-seat game whose hook gives only that, and ``best`` (seat -> the most
-    likely action) from ``strategies`` where the hook gives no ``best``."""
+    likely action) from ``strategies`` where the hook gives no ``best``; a played move's value clipped to
+    -1..1."""
     own = analyser(game.info.name)
     if own is None:
         from .looks import fallback
@@ -40,6 +41,8 @@ def analyse_one(game, state, seconds: float, **hints) -> dict:
         if game.info.perfect_information:
             hints.pop("later", None)
         result = own(state, seconds, **hints)
+    for actual in (result.get("actual") or {}).values():  # RoPaSci 360's win is valued a little over 1
+        actual["value"] = max(-1.0, min(1.0, actual["value"]))
     if "best" not in result:
         result["best"] = {seat: s[0][0] for seat, s in result.get("strategies", {}).items() if s}
     if "values" not in result:

@@ -33,12 +33,12 @@ def clean(v: float) -> float:
 
 
 def result_values(game, state) -> dict:
-    """A finished game's values: winners 1, the others -1, a draw 0; one seat: its return (1 won, 0 lost)
-    as -1..1."""
+    """A finished game's values: winners 1, the others -1, a draw 0; one seat: 1 if it won (a puzzle solved),
+    else -1 (2048's locked board, a puzzle given up)."""
     res = state.result()
     players = list(game.info.players)
     if len(players) == 1:
-        return {players[0]: clean(2 * float(res.returns.get(players[0], 0.0)) - 1)}
+        return {players[0]: 1.0 if res.winner == players[0] else -1.0}
     winners = res.winners
     return {s: (1.0 if s in winners else -1.0) if winners else 0.0 for s in players}
 

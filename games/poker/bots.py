@@ -587,6 +587,7 @@ BOTS = {"greedy": GreedyBot, "strong": StrongBot}
 
 
 ANALYSIS_SCALE = 10.0  # big blinds of expected gain that make a value of about 0.76
+EXACT_SECONDS = 1e6  # the analysis' bot budget: the most deals (MAX_SAMPLES) and no clock, so it is repeatable
 
 
 class _SeatView:
@@ -623,7 +624,8 @@ def analyse(state, seconds: float | None = None, *, seen=None, actual=None, late
     all in) valued in chips by the strong bot's simulation from that seat's observation only (its own cards
     and the public ones: ``_SeatView``), seeded by that observation. Given only for a decision whose cards
     the hand's showdown showed (``later``), so that nothing a spectator never saw is told; a position
-    waiting for a card, or a decision kept secret, has no value (``withheld``: the seat)."""
+    waiting for a card, or a decision kept secret, has no value (``withheld``: the seat). The bot draws its
+    most deals (``MAX_SAMPLES``) whatever ``seconds`` says, with no clock, so the answer is repeatable."""
     from games.bots.review import Look, review, squash
 
     game = state.game
@@ -632,7 +634,6 @@ def analyse(state, seconds: float | None = None, *, seen=None, actual=None, late
         mover = state.players_to_act()[0]
         if not shown_later(mover, later or []):
             return {**empty, "withheld": mover}
-    budget = 0.05 if seconds is None else seconds
 
     def look(s, best: bool) -> Look:
         if not best:
@@ -641,7 +642,7 @@ def analyse(state, seconds: float | None = None, *, seen=None, actual=None, late
         view = _SeatView(s, mover)
         bb = view.observation(mover)["big_blind"]
         seed = zlib.crc32(json.dumps(view.observation(mover), sort_keys=True).encode())
-        bot = StrongBot(game, mover, seed=seed, seconds=budget)
+        bot = StrongBot(game, mover, seed=seed, seconds=EXACT_SECONDS)
         move = bot.choose(view)
         chips = bot.last_values or {move: 0.0}
         note = " · ".join(f"{a.replace('_', ' ')} {v / bb:+.1f} bb"

@@ -2,9 +2,10 @@
 value, best move and strategies; and over the whole game, one seat's value after every turn as a chart, the
 best move beside each move played, and the slips.
 
-A *slip* is a move that gave away more than ``SLIP`` of its seat's value (-1 lost .. 1 won) by the analysis:
-the seat's value after the best move minus its value after the move played. Each seat's biggest
-(``WORST``) are listed; every slip is marked in the move lists.
+A *slip* is a move that gave away more than ``SLIP`` (an equilibrium analysis: against the other side's
+mixed strategy) or ``SEARCH_SLIP`` (a best-move analysis: the seat's value after the best move minus its value
+after the move played) of its seat's value, -1 lost .. 1 won. Each seat's biggest (``WORST``) are listed;
+every slip is marked in the move lists.
 """
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ from games.play import services
 from games.read import replay
 
 SHOWN = 8  # actions listed per side (the rest summed up)
-SLIP = 0.02  # a choice that gave away more than this is a slip
+SLIP = 0.02  # a choice that gave away more than this is a slip, in an equilibrium analysis (RoPaSci 360) ...
+SEARCH_SLIP = 0.1  # ... and in a best-move one (a search's values move more from move to move)
 WORST = 3  # slips listed per seat
 ROWS = 120  # rows of the best-move table, around the turn viewed
 HITS = 400  # click targets of the chart at most (a long game's are turns grouped)
@@ -33,12 +35,16 @@ def verdict(ui, first: str, second: str, v: float) -> str:
     return f"{ui.seat_name(lead)} is {word}"
 
 
+def threshold(result: dict) -> float:
+    return SLIP if result.get("width") is not None else SEARCH_SLIP
+
+
 def slips(results: dict[int, dict]) -> list[tuple[float, int, str, object]]:
     """Every slip ``(gave away, position, seat, action JSON)``, biggest first: the move played at position
-    ``n`` (turn ``n + 1``) that gave away more than ``SLIP``."""
+    ``n`` (turn ``n + 1``) that gave away more than the threshold."""
     out = [(float(a["gave_away"]), n, seat, a["action"]) for n, r in results.items()
            for seat, a in (r.get("actual") or {}).items() if a.get("gave_away") is not None
-           and float(a["gave_away"]) > SLIP]
+           and float(a["gave_away"]) > threshold(r)]
     return sorted(out, key=lambda t: (-t[0], t[1]))
 
 
@@ -164,5 +170,5 @@ def chart_context(game: Game, results: dict[int, dict], missing: int, current: i
             "seats": [{"side": s, "label": ui.seat_name(s), "on": s == seat} for s in valued] if len(valued) > 1 else [],
             "turns": game.turn, "missing": missing, "analysed": len(points), "sides": sides, "rows": rows,
             "more_rows": first > 0 or first + ROWS < game.turn,
-            "slip_turns": " ".join(str(n + 1) for n in sorted({n for _, n, _, _ in found})),
-            "slip": SLIP, "final": signed(points[-1][1]) if points else ""}
+            "slip_turns": " ".join(f"{n + 1}:{s}" for n, s in sorted(marks)),
+            "slip": min((threshold(r) for r in results.values()), default=SEARCH_SLIP), "final": signed(points[-1][1]) if points else ""}

@@ -339,9 +339,11 @@
     }
     const slips = byId("analysis-chart");
     if (slips && slips.dataset.slips !== undefined) {
-      const turns = new Set(slips.dataset.slips.split(" "));
-      document.querySelectorAll("#move-list li[data-turn]").forEach((li) => {
-        li.classList.toggle("an-slip", turns.has(li.dataset.turn));
+      // "turn:seat" of every slip: that seat's move of that turn is marked in the move list
+      const marked = new Set(slips.dataset.slips.split(" "));
+      document.querySelectorAll("#move-list li[data-turn] .rp-mv").forEach((mv) => {
+        const side = [...mv.classList].find((c) => c !== "rp-mv" && c !== "an-slip");
+        mv.classList.toggle("an-slip", marked.has(mv.closest("li").dataset.turn + ":" + side));
       });
     }
     const shown = byId("analysis");
