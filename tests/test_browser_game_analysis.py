@@ -25,11 +25,9 @@ def call(url: str, body: dict | None = None) -> dict:
         return json.loads(response.read())
 
 
-@pytest.fixture(scope="module")
-def game_id(server):
-    """A Connect Four game of the greedy bot against the random one, played to its end by the server."""
-    created = call(f"{server.url}/api/games", {"game": "connect_four",
-                                               "players": {"yellow": "bot:greedy", "red": "bot:random"}})
+def finished(server, body: dict) -> str:
+    """A game the server's bots play to its end; its id."""
+    created = call(f"{server.url}/api/games", body)
     turn = 0
     for _ in range(200):
         game = call(f"{server.url}/api/games/{created['id']}?wait_turn={turn + 1}")
@@ -37,6 +35,12 @@ def game_id(server):
             return created["id"]
         turn = game["turn"]
     raise AssertionError("the bots did not finish")
+
+
+@pytest.fixture(scope="module")
+def game_id(server):
+    """A Connect Four game of the greedy bot against the random one."""
+    return finished(server, {"game": "connect_four", "players": {"yellow": "bot:greedy", "red": "bot:random"}})
 
 
 @pytest.mark.parametrize("view,scheme", LOOKS)
@@ -76,3 +80,24 @@ def test_the_replay_of_a_finished_game_shows_its_analysis(people, server, game_i
     n = first.get_attribute("data-turn")
     first.tap() if view == "phone" else first.click()
     expect(page.locator("#board")).to_have_attribute("data-turn", n)
+    # The position: its best move beside the move played.
+    ask = page.locator("#analysis-button")
+    ask.tap() if view == "phone" else ask.click()
+    result = page.locator("#analysis")
+    expect(result).to_have_attribute("data-turn", n, timeout=30000)
+    expect(result.locator(".an-best")).to_contain_text("Best move:")
+    expect(result.locator(".an-actual")).to_contain_text(f"Turn {int(n) + 1}: played")
+    result.scroll_into_view_if_needed()
+    page.screenshot(path=SHOT.format(f"{view}-{scheme}-position"))
+
+
+def test_poker_shows_each_seats_shown_decisions(people, server):
+    game = finished(server, {"game": "poker", "params": {"players": 3, "chips": 100, "big_blind": 20},
+                             "players": {"p0": "bot:greedy", "p1": "bot:random", "p2": "bot:random"}})
+    page = people(**VIEWS["desktop"], color_scheme="light")
+    page.goto(f"{server.url}/games/{game}/replay")
+    page.click("#analysis-game-button")
+    chart = page.locator("#analysis-chart")
+    expect(chart.locator("#value-chart")).to_be_visible(timeout=60000)
+    chart.scroll_into_view_if_needed()
+    page.screenshot(path="/tmp/shots-analysis/poker-desktop-light.png", full_page=True)

@@ -12,7 +12,9 @@ PLAYOUT_CAP = 200  # moves a playout may take before it counts as not finishing
 
 def alphabeta_look(game, seconds: float, scale: float, evaluation=None):
     """Alpha-beta (``games.bots.alphabeta``, the generic strong bot) on the game's ``evaluate`` for the seat
-    to act: its choice, and its score as a value (wins ±1, the rest ``tanh(score / scale)``)."""
+    to act: its choice, and its score as a value (wins ±1, the rest ``tanh(score / scale)``). What a move
+    gave away compares the positions after the best move and after the move played, each searched the same
+    way (the root's own score, from a search one ply deeper, would swing with the depth's parity)."""
     from .alphabeta import WIN, AlphaBetaBot
     from .evaluation import get_evaluation
 
@@ -29,7 +31,7 @@ def alphabeta_look(game, seconds: float, scale: float, evaluation=None):
             v = result_values(game, child)[mover] if child.is_terminal() else look(child, False).values[mover]
         else:
             v = to_value(score)
-        return Look(zero_sum(game, mover, v), action, after=v)
+        return Look(zero_sum(game, mover, v), action)  # the best move's value: its position searched alike
     return look
 
 

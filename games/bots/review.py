@@ -59,6 +59,12 @@ def searched(win: float, scale: float) -> Callable[[float], float]:
     return value
 
 
+def legal_count(state, seat: str) -> int:
+    """How many legal actions ``seat`` has, without listing a product of parts (a puzzle's millions)."""
+    parts = state.legal_action_parts(seat)
+    return math.prod(len(p) for p in parts) if parts is not None else len(state.legal_actions(seat))
+
+
 def value_of(game, state, look) -> dict:
     """Every valued seat's value of ``state``: the result if it is over, else the look's."""
     if state.is_terminal():
@@ -87,7 +93,7 @@ def review(game, state, look: Callable[..., Look], actual: dict | None = None) -
     mover = movers[0]
     best = game.action_to_json(here.best)
     out.update(to_act=mover, best={mover: best}, strategies={mover: [[best, 1.0]]}, candidates={mover: 1},
-               legal={mover: len(state.legal_actions(mover))})
+               legal={mover: legal_count(state, mover)})
     options = None
     if here.options is not None:
         options = sorted(((game.action_to_json(a), clean(v)) for a, v in here.options), key=lambda t: -t[1])

@@ -276,5 +276,5 @@ def analyse(state, seconds: float | None = None, *, seen=None, actual=None) -> d
             v = 1.0
         else:
             v = squash(evaluate(s, mover), ANALYSIS_SCALE)
-        return Look(zero_sum(game, mover, v), move, after=v)
+        return Look(zero_sum(game, mover, v), move)  # the best move's value: its position searched alike
     return review(game, state, look, actual)
