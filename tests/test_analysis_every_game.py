@@ -106,3 +106,26 @@ def test_every_game_has_its_analysis_on_the_replay(name):
     n = next((k for k in range(game.turn) if any(body["best"][s][k] for s in engine.info.players)), 0)
     fragment = client.get(f"/games/{game.id}/replay/analysis", {"turn": n}, **HTMX)
     assert fragment.status_code == 200 and f'data-turn="{n}"' in fragment.content.decode()
+
+
+def test_the_chart_takes_the_viewing_seats_view_and_switches_to_any_seat():
+    from games.play import seatsession
+
+    cache.clear()
+    game, engine = play_on_the_site("connect_four")
+    url = f"/games/{game.id}/replay/analysis/game"
+    spectator = Client()
+    first = spectator.get(url, **HTMX).content.decode()
+    assert 'data-seat="yellow"' in first and 'class="an-seats"' in first
+    assert f'hx-get="{url}?seat=red&amp;turn={game.turn}"' in first
+    player = Client()
+    session = player.session
+    seatsession.remember(session, game.id, "red", "a-token")
+    session.save()
+    mine = player.get(url, **HTMX).content.decode()
+    assert 'data-seat="red"' in mine and 'aria-current="true"><span class="rp-dot red"' in mine
+    assert 'data-seat="yellow"' in player.get(url, {"seat": "yellow"}, **HTMX).content.decode()
+    assert 'data-seat="yellow"' in spectator.get(url, {"seat": "nobody"}, **HTMX).content.decode()
+    # The seat's view: Red's value is Yellow's, negated.
+    body = json.loads(spectator.get(url, {"format": "json"}).content)
+    assert all(r == -y for r, y in zip(body["seat_values"]["red"], body["seat_values"]["yellow"]) if r is not None)

@@ -63,7 +63,7 @@ class Refused(Exception):
 
 def page_context(game: Game) -> dict:
     """For the replay page: the analysis panel, and whether it is open yet (every game has analysis)."""
-    return {"offered": True, "open": game.is_over,
+    return {"open": game.is_over,
             "note": "" if game.is_over else "Analysis opens when the game is over: it would advise its players."}
 
 
