@@ -101,6 +101,8 @@ def test_every_game_has_its_analysis_on_the_replay(name):
         assert records[slip["turn"] - 1][slip["seat"]] == slip["action"] and slip["gave_away"] > analysisview.SLIP
     html = client.get(f"/games/{game.id}/replay/analysis/game", {"turn": game.turn}, **HTMX).content.decode()
     assert 'id="value-chart"' in html and 'class="an-slips"' in html
+    page = client.get(f"/games/{game.id}/replay/analysis/game").content.decode()  # without htmx: a page
+    assert "<html" in page and 'id="value-chart"' in page
     if any(v is not None for seat in engine.info.players for v in body["played"][seat]):
         assert 'class="an-moves"' in html
     n = next((k for k in range(game.turn) if any(body["best"][s][k] for s in engine.info.players)), 0)
