@@ -78,7 +78,7 @@ def review(game, state, look: Callable[..., Look], actual: dict | None = None) -
     ``strategies`` (the best move alone, as the equilibrium games give their mixes), ``options`` (seat ->
     ``[[action JSON, value]]``, best first, where the search valued every option), ``note``; with ``actual``
     (seat -> engine action played here) ``actual``: seat -> ``{"action", "candidate" (it was the best),
-    "probability", "value" (the mover's after it), "gave_away"}``."""
+    "probability", "value" (the mover's after it), "gave_away"}``, where the look values both moves."""
     players = list(game.info.players)
     base = {"strategies": {}, "candidates": {}, "legal": {}, "width": None}
     if state.is_terminal():
@@ -102,17 +102,19 @@ def review(game, state, look: Callable[..., Look], actual: dict | None = None) -
         return out
     played = game.action_to_json(actual[mover])
 
-    def after(action, json_action) -> float:
+    def after(action, json_action) -> float | None:
         if options is not None:
             found = [v for a, v in options if a == json_action]
             if found:
                 return found[0]
         child = state.clone()
         child.apply_action(mover, action)
-        return value_of(game, child, look).get(mover, 0.0)
+        return value_of(game, child, look).get(mover)
 
     top = here.after if here.after is not None else after(here.best, best)
     got = top if played == best else after(actual[mover], played)
+    if top is None or got is None:  # a move the look cannot value (poker's all in where the bot gave none)
+        return out
     out["actual"] = {mover: {"action": played, "candidate": played == best,
                              "probability": 1.0 if played == best else 0.0, "value": clean(got),
                              "gave_away": clean(top - got)}}
