@@ -283,12 +283,12 @@ class StrongBot(Bot):
 BOTS = {"strong": StrongBot}
 
 
-ANALYSIS_START = 8 * LINE_BASE  # about the heuristic of a fresh board: value 1 (a lost board, 0, is -1)
+ANALYSIS_TOP = 9 * LINE_BASE  # value 1 (a fresh board, about 8 * LINE_BASE, is about 0.8; a lost one, 0, -1)
 
 
 def analysis_value(h: float) -> float:
-    """The expectimax value as -1..1: linear from a lost board (-1) to a fresh one's (1)."""
-    return max(-1.0, min(1.0, 2 * h / ANALYSIS_START - 1))
+    """The expectimax value as -1..1: linear from a lost board (-1) to ``ANALYSIS_TOP`` (1)."""
+    return max(-1.0, min(1.0, 2 * h / ANALYSIS_TOP - 1))
 
 
 def analyse(state, seconds: float | None = None, *, seen=None, actual=None) -> dict:

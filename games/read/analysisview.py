@@ -88,12 +88,13 @@ def position_context(game: Game, n: int, result: dict) -> dict:
         if strategy or seat in values:
             sides.append(side)
     value = result.get("value")
+    zero_sum = len(players) == 2 and len(values) == 2 and value is not None  # poker values only the mover
     mark = 100 + 100 * max(-1.0, min(1.0, value or 0.0))  # on a 0..200 scale, 100 even
     balance = {"fill_x": f"{min(100, mark):.1f}", "fill_w": f"{abs(mark - 100):.1f}",
                "mark_x": f"{min(196.0, max(0.0, mark - 2)):.1f}"}
     return {"n": n, "total": game.turn, "value": signed(value) if value is not None else "",
-            "balance": balance if value is not None and len(players) == 2 else None,
-            "verdict": verdict(ui, players[0], players[-1], value) if len(players) == 2 and value is not None else "",
+            "balance": balance if zero_sum else None,
+            "verdict": verdict(ui, players[0], players[-1], value) if zero_sum else "",
             "first": ui.seat_name(players[0]), "sides": sides, "note": result.get("note", ""),
             "terminal": game.is_over and n == game.turn, "equilibrium": result.get("width") is not None,
             "withheld": ui.seat_name(result["withheld"]) if result.get("withheld") else "",
