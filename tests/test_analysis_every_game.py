@@ -131,3 +131,23 @@ def test_the_chart_takes_the_viewing_seats_view_and_switches_to_any_seat():
     # The seat's view: Red's value is Yellow's, negated.
     body = json.loads(spectator.get(url, {"format": "json"}).content)
     assert all(r == -y for r, y in zip(body["seat_values"]["red"], body["seat_values"]["yellow"]) if r is not None)
+
+
+@pytest.mark.parametrize("name", registered_names())
+def test_the_fallback_analyses_any_game(name):
+    """What a game without an ``analyse`` of its own would get (alpha-beta on its ``evaluate``, a playout of
+    its best level, or the best level's move alone), over the first positions of a short game."""
+    from games.bots.analysis import actual_actions
+    from games.bots.looks import fallback
+
+    params, records = play(name)
+    game = load_game(name, **params)
+    state = game.new_initial_state()
+    for n in range(min(6, len(records))):
+        result = fallback(game, state, 0.01, actual_actions(game, records, n))
+        check_answer(game, state, result, records[n])
+        if not state.is_chance_node() and game.info.perfect_information and not game.info.simultaneous:
+            assert result.get("best")
+        elif not game.info.perfect_information or game.info.simultaneous:  # none: see looks.fallback
+            assert result["values"] == {} and not result["strategies"]
+        apply_record(game, state, records[n])

@@ -67,8 +67,13 @@ def playout_look(game, seconds: float, level: str):
 
 def fallback(game, state, seconds: float, actual=None) -> dict:
     """The analysis of a game whose bots module has no ``analyse``: two seats with an ``evaluate``, alpha-beta
-    on it; one seat, a playout of its best level; else the best level's move with no value."""
+    on it; one seat, a playout of its best level; else the best level's move with no value. A game with hidden
+    information gets none (only its own ``analyse`` can know what each seat saw), nor does a simultaneous one
+    (its moves are valued together: RoPaSci 360's equilibrium)."""
     from . import get_evaluation, levels_for, make_bot
+
+    if not game.info.perfect_information or game.info.simultaneous:
+        return {"value": None, "values": {}, "strategies": {}, "candidates": {}, "legal": {}, "width": None}
 
     levels = levels_for(game)
     level = next(lv for lv in ("perfect", "strong", "greedy", "random") if lv in levels)
