@@ -1,5 +1,5 @@
-"""The replay's analysis (the strong bot's equilibrium per position, computed in the bot workers, cached) and
-its animated GIF export. Against real games: a tournament log when ../shared is here, else a game the bots
+"""The replay's analysis of RoPaSci 360 (the strong bot's equilibrium per position, computed in the bot workers,
+cached) and its animated GIF export (every other game: tests/test_analysis_every_game.py). Against real games: a tournament log when ../shared is here, else a game the bots
 play here."""
 
 import io
@@ -16,12 +16,12 @@ from django.core.cache import cache
 from django.test import Client
 from PIL import Image
 
-from games.read import analysis
+from games.read import analysis, analysisview
 from games.play import importer, services
 from games.web import previews, replaygif
 from games.bots import make_bot, strong
 from games.bots.analysis import actual_actions
-from games.engine import load_game, registered_names
+from games.engine import load_game
 from games.engine.history import apply_record
 from games.ropasci360 import bots as rps_bots
 from games.ropasci360.logs import write
@@ -140,7 +140,7 @@ def test_the_fragment_shows_bars_and_words_and_a_page_without_htmx(game):
     html = client.get(f"/games/{game.id}/replay/analysis", {"turn": n}, **HTMX).content.decode()
     assert html.lstrip().startswith('<div id="analysis"') and "<html" not in html
     assert f'data-turn="{n}"' in html
-    shown = sum(min(len(s), analysis.SHOWN) for s in body["strategies"].values())
+    shown = sum(min(len(s), analysisview.SHOWN) for s in body["strategies"].values())
     assert html.count('class="an-bar-fill"') == shown
     ui = ui_for(services.engine_for(game))
     observation = services.state_at(game, n).observation(None)
@@ -179,15 +179,9 @@ def test_what_is_refused(game):
     assert response.status_code == 409 and "over" in json.loads(response.content)["error"]
     page = client.get(f"/games/{live.id}/replay").content.decode()
     assert "Analysis opens when the game is over" in page and 'id="analysis-form"' not in page
-    # A game whose bots have no analysis (and every hidden-information game) offers none.
+    # Every game has analysis once it is over.
     ttt = services.create_game("tic_tac_toe", {"x": "human", "o": "human"}).game
-    assert client.get(f"/games/{ttt.id}/replay/analysis?turn=0").status_code == 404
-    assert 'id="analysis-form"' not in client.get(f"/games/{ttt.id}/replay").content.decode()
-    for name in registered_names():
-        engine = load_game(name)
-        if not engine.info.perfect_information:
-            assert not analysis.offered(engine), name
-    assert analysis.offered(load_game("ropasci360"))
+    assert client.get(f"/games/{ttt.id}/replay/analysis?turn=0").status_code == 409
 
 
 def test_the_replay_page_offers_analysis_and_the_gif(game):
@@ -207,14 +201,17 @@ def test_the_whole_game_chart(game):
     body = json.loads(response.content)
     assert body["missing"] == 0 and len(body["values"]) == game.turn + 1
     assert all(v is not None and -1 <= v <= 1 for v in body["values"])
-    assert body["values"][4] == pytest.approx(direct(game, 4, analysis.GAME_SECONDS)["value"], abs=1e-9)
+    seconds = analysis.game_seconds(game.turn + 1)
+    assert body["seconds"] == seconds == analysis.GAME_SECONDS  # a short game: the whole budget per position
+    assert body["values"][4] == pytest.approx(direct(game, 4, seconds)["value"], abs=1e-9)
+    assert body["seat_values"]["lower"][4] == pytest.approx(-body["values"][4], abs=1e-9)
     assert all(len(body["gave_away"][side]) == game.turn for side in ("upper", "lower"))
     html = client.get(f"/games/{game.id}/replay/analysis/game", {"turn": 2}, **HTMX).content.decode()
     assert html.lstrip().startswith('<div id="analysis-chart"')
-    assert 'class="an-value-line"' in html and html.count('<rect x=') == game.turn + 1
+    assert 'class="an-value-line upper"' in html and html.count('<rect x=') == game.turn + 1
     assert re.search(rf'<svg id="value-chart"[^>]*data-turns="{game.turn}"', html)
     # Each position is cached on its own: the single-position view of the same budget would be a hit.
-    keys = analysis.cache_keys(game, records(game), range(game.turn + 1), analysis.GAME_SECONDS)
+    keys = analysis.cache_keys(game, records(game), range(game.turn + 1), seconds)
     assert all(cache.get(k) is not None for k in keys.values())
 
 

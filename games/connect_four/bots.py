@@ -275,3 +275,27 @@ class StrongBot(Bot):
 
 
 BOTS = {"strong": StrongBot}
+
+
+
+ANALYSIS_SCALE = 30.0  # a score this far ahead is a value of about 0.76 in the replay's analysis
+
+
+def analyse(state, seconds: float | None = None, *, seen=None, actual=None) -> dict:
+    """The replay's analysis (``docs/bots.md``): the strong bot's bitboard search within ``seconds`` for the
+    seat to act, its move beside the one played and its score as a value (``tanh(score / ANALYSIS_SCALE)``,
+    wins ±1); where it chose without searching (a win now, a lost position, the one safe column), the
+    position's ``evaluate``."""
+    from games.bots.review import Look, review, searched, zero_sum
+
+    game = state.game
+    budget = 0.05 if seconds is None else seconds
+    to_value = searched(WIN, ANALYSIS_SCALE)
+
+    def look(s, best: bool) -> Look:
+        mover = s.players_to_act()[0]
+        bot = StrongBot(game, mover, seconds=budget)
+        move = bot.choose(s)
+        score = bot.stats.get("value")
+        return Look(zero_sum(game, mover, to_value(evaluate(s, mover) if score is None else score)), move)
+    return review(game, state, look, actual)

@@ -215,3 +215,16 @@ def order_actions(state, seat, actions) -> list:
         scored.append((-sc, k, a))
     scored.sort()
     return [a for _, _, a in scored]
+
+
+ANALYSIS_SCALE = 600.0  # an evaluation this far ahead is a value of about 0.76 in the replay's analysis
+
+
+def analyse(state, seconds: float | None = None, *, seen=None, actual=None) -> dict:
+    """The replay's analysis (``docs/bots.md``): alpha-beta on ``evaluate`` for the seat to act within
+    ``seconds``, its move beside the one played and the search's value, ``tanh(score / ANALYSIS_SCALE)``."""
+    from games.bots.looks import alphabeta_look
+    from games.bots.review import review
+
+    look = alphabeta_look(state.game, 0.05 if seconds is None else seconds, ANALYSIS_SCALE)
+    return review(state.game, state, look, actual)

@@ -23,6 +23,7 @@ The bitboard holds exponents up to 15 (32768); the bot's tables never merge two 
 from __future__ import annotations
 
 import itertools
+import math
 import time
 
 from games.bots import DEFAULT_SECONDS
@@ -280,3 +281,33 @@ class StrongBot(Bot):
 
 
 BOTS = {"strong": StrongBot}
+
+
+ANALYSIS_TOP = 9 * LINE_BASE  # value 1 (a fresh board, about 8 * LINE_BASE, is about 0.8; a lost one, 0, -1)
+
+
+def analysis_value(h: float) -> float:
+    """The expectimax value as -1..1: linear from a lost board (-1) to ``ANALYSIS_TOP`` (1)."""
+    return max(-1.0, min(1.0, 2 * h / ANALYSIS_TOP - 1))
+
+
+def analyse(state, seconds: float | None = None, *, seen=None, actual=None) -> dict:
+    """The replay's analysis (``docs/bots.md``): the strong bot's expectimax, one tile layer deep (two with a
+    budget of 0.1 s or more), valuing every move; the position's value is its best move's
+    (:func:`analysis_value`). A position waiting for its tile (chance) is not valued."""
+    from games.bots.review import Look, review
+
+    game = state.game
+    depth = 2 if (seconds or 0.05) >= 0.1 else 1
+
+    def look(s, best: bool) -> Look:
+        if s.is_chance_node() or not best:
+            return Look({})
+        seat = game.info.players[0]
+        legal = s.legal_actions(seat)
+        scored = [(v, ACTIONS[k]) for v, k in Expectimax(tables()).search(bitboard(s.cells), depth, math.inf)
+                  if ACTIONS[k] in legal]
+        top, move = max(scored, key=lambda t: t[0])
+        return Look({seat: analysis_value(top)}, move, options=[(a, analysis_value(v)) for v, a in scored],
+                    after=analysis_value(top))
+    return review(game, state, look, actual)

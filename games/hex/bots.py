@@ -251,3 +251,30 @@ class HexBot(Bot):
 
 
 BOTS = {"strong": HexBot}
+
+
+ANALYSIS_SCALE = 3.0  # cells of shortest-path lead that make a value of about 0.76 (when MCTS gives none)
+
+
+def analyse(state, seconds: float | None = None, *, seen=None, actual=None) -> dict:
+    """The replay's analysis (``docs/bots.md``): the strong bot's MCTS within ``seconds`` for the seat to
+    act; the value its chosen move's win rate (2w - 1), a win in one 1, and where the search ends at once
+    (one sensible move) the shortest-path lead, ``tanh(lead / ANALYSIS_SCALE)``."""
+    from games.bots.review import Look, review, squash, zero_sum
+
+    game = state.game
+    budget = 0.05 if seconds is None else seconds
+
+    def look(s, best: bool) -> Look:
+        mover = s.players_to_act()[0]
+        bot = HexBot(game, mover, seed=0, seconds=budget)
+        move = bot.choose(s)
+        rate = bot.stats.get("win_rate")
+        if rate is not None:
+            v = 2 * rate - 1
+        elif winning_cells(bot.t, s.board, SIDE_INDEX[mover]):
+            v = 1.0
+        else:
+            v = squash(evaluate(s, mover), ANALYSIS_SCALE)
+        return Look(zero_sum(game, mover, v), move)  # the best move's value: its position searched alike
+    return review(game, state, look, actual)

@@ -74,3 +74,17 @@ class GreedyBot(_NimBot):
 
 
 BOTS = {"greedy": GreedyBot, "strong": StrongBot, "perfect": PerfectBot}
+
+
+def analyse(state, seconds: float | None = None, *, seen=None, actual=None) -> dict:
+    """The replay's analysis (``docs/bots.md``): the solved game. The side to move wins (1) exactly when the
+    heaps' Grundy value is not 0; the best move the perfect bot's."""
+    from games.bots.review import Look, review, zero_sum
+
+    game = state.game
+
+    def look(s, best: bool) -> Look:
+        v = 1.0 if grundy(s.heaps, game.max_take) else -1.0
+        move = perfect_action(s.heaps, game.max_take) if best else None
+        return Look(zero_sum(game, s.players_to_act()[0], v), move, after=v)
+    return review(game, state, look, actual)

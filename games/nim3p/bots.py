@@ -179,3 +179,27 @@ class StrongBot(PerfectBot):
 
 
 BOTS = {"greedy": GreedyBot, "strong": StrongBot, "perfect": PerfectBot}
+
+
+def analyse(state, seconds: float | None = None, *, seen=None, actual=None) -> dict:
+    """The replay's analysis (``docs/bots.md``): max^n play, solved. Each seat's value is its return under
+    that play (1 won .. 0 lost) as -1..1; the best move the perfect bot's. A position the solver cannot
+    finish within ``seconds`` gets the move alone."""
+    from games.bots.review import Look, review
+
+    game = state.game
+    budget = 0.5 if seconds is None else seconds
+
+    def look(s, best: bool) -> Look:
+        mover = s.players_to_act()[0]
+        i = game.info.players.index(mover)
+        move = PerfectBot(game, mover, seed=0, seconds=budget).choose(s) if best else None
+        try:
+            returns = Solver(game.extra_rule, time.perf_counter() + budget).value(
+                tuple(sorted(h for h in s.heaps if h)))
+        except _Timeout:
+            return Look({}, move)
+        players = game.info.players
+        values = {players[(i + k) % len(players)]: 2 * r - 1 for k, r in enumerate(returns)}
+        return Look(values, move, after=values[mover])
+    return review(game, state, look, actual)

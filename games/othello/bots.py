@@ -352,3 +352,42 @@ class OthelloBot(Bot):
 
 
 BOTS = {"strong": OthelloBot}
+
+
+
+ANALYSIS_SCALE = 100.0  # a score this far ahead is a value of about 0.76 in the replay's analysis
+
+
+class _ScoredBot(OthelloBot):
+    """The strong bot remembering the score of its last full depth, for the analysis."""
+
+    score = None
+
+    def _root(self, own, opp, moves, depth):
+        value, best = super()._root(own, opp, moves, depth)
+        self.score = value
+        return value, best
+
+
+def analyse(state, seconds: float | None = None, *, seen=None, actual=None) -> dict:
+    """The replay's analysis (``docs/bots.md``): the strong bot's search within ``seconds`` for the seat to
+    act (an exact solve near the end), its move beside the one played and its score as a value
+    (``tanh(score / ANALYSIS_SCALE)``, a proven win 1, a proven draw 0); where it chose without searching
+    (one legal move), the position's ``evaluate``."""
+    from games.bots.review import Look, review, squash, zero_sum
+
+    game = state.game
+    budget = 0.05 if seconds is None else seconds
+
+    def look(s, best: bool) -> Look:
+        mover = s.players_to_act()[0]
+        bot = _ScoredBot(game, mover, seed=0, seconds=budget)
+        move = bot.choose(s)
+        solved = bot.stats.get("solved")
+        if solved is not None:
+            v = 1.0 if solved > 0 else 0.0
+        else:
+            score = evaluate(s, mover) if bot.score is None else bot.score
+            v = 1.0 if score >= WON else -1.0 if score <= -WON else squash(score, ANALYSIS_SCALE)
+        return Look(zero_sum(game, mover, v), move)
+    return review(game, state, look, actual)

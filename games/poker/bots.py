@@ -29,8 +29,10 @@ they cannot see another seat's cards.
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import time
+import zlib
 from functools import lru_cache
 
 import numpy as np
@@ -582,3 +584,72 @@ def _play_round(first: str, follow: str, table: dict, deals: dict) -> float:
 
 
 BOTS = {"greedy": GreedyBot, "strong": StrongBot}
+
+
+ANALYSIS_SCALE = 10.0  # big blinds of expected gain that make a value of about 0.76
+EXACT_SECONDS = 1e6  # the analysis' bot budget: the most deals (MAX_SAMPLES) and no clock, so it is repeatable
+
+
+class _SeatView:
+    """A state as one seat sees it: its observation and its legal actions, nothing else, so that an analysis
+    of its decision cannot read a card it did not see."""
+
+    def __init__(self, state, seat: str):
+        self.seat, self._obs, self._legal = seat, state.observation(seat), state.legal_actions(seat)
+
+    def observation(self, seat):
+        if seat != self.seat:
+            raise PermissionError(f"the analysis of {self.seat}'s decision may not look through {seat}'s eyes")
+        return self._obs
+
+    def legal_actions(self, seat):
+        self.observation(seat)
+        return self._legal
+
+
+def shown_later(seat: str, later: list) -> bool:
+    """Whether the hand in play ends in a showdown that shows ``seat``'s cards (``later``: the public events
+    of each turn after this position)."""
+    for events in later:
+        for event in events:
+            if "showdown" in event:
+                return seat in event["showdown"]
+            if "hand_start" in event:
+                return False
+    return False
+
+
+def analyse(state, seconds: float | None = None, *, seen=None, actual=None, later=None) -> dict:
+    """The replay's analysis (``docs/bots.md``): the acting seat's options (fold, check or call, bet or raise,
+    all in) valued in chips by the strong bot's simulation from that seat's observation only (its own cards
+    and the public ones: ``_SeatView``), seeded by that observation. Given only for a decision whose cards
+    the hand's showdown showed (``later``), so that nothing a spectator never saw is told; a position
+    waiting for a card, or a decision kept secret, has no value (``withheld``: the seat). The bot draws its
+    most deals (``MAX_SAMPLES``) whatever ``seconds`` says, with no clock, so the answer is repeatable."""
+    from games.bots.review import Look, review, squash
+
+    game = state.game
+    empty = {"value": None, "values": {}, "strategies": {}, "candidates": {}, "legal": {}, "width": None}
+    if not state.is_terminal() and not state.is_chance_node():
+        mover = state.players_to_act()[0]
+        if not shown_later(mover, later or []):
+            return {**empty, "withheld": mover}
+
+    def look(s, best: bool) -> Look:
+        if not best:
+            return Look({})
+        mover = s.players_to_act()[0]
+        view = _SeatView(s, mover)
+        bb = view.observation(mover)["big_blind"]
+        seed = zlib.crc32(json.dumps(view.observation(mover), sort_keys=True).encode())
+        bot = StrongBot(game, mover, seed=seed, seconds=EXACT_SECONDS)
+        move = bot.choose(view)
+        chips = bot.last_values or {move: 0.0}
+        note = " · ".join(f"{a.replace('_', ' ')} {v / bb:+.1f} bb"
+                          for a, v in sorted(chips.items(), key=lambda t: -t[1]))
+        options = [(a, squash(v / bb, ANALYSIS_SCALE)) for a, v in chips.items()]
+        top = squash(chips[move] / bb, ANALYSIS_SCALE)
+        return Look({mover: top}, move, options=options, after=top, note=note)
+    if state.is_terminal():
+        return empty
+    return review(game, state, look, actual)

@@ -1,18 +1,21 @@
-"""The replay's analysis: for a position of a finished game, the strong bot's equilibrium (each side's mixed
-strategy over its candidate actions), the value of the position and what each side's actual choice gave
-away; and the value over the whole game as a chart. Computed on demand in the bot workers
-(:func:`games.bots.analysis.analyse_positions`), cached per position in Django's cache.
+"""The replay's analysis: for a position of a finished game, the strong bot's view (RoPaSci 360: each side's
+equilibrium strategy; the games that take turns: the best move), the value of the position for each seat
+and what each actual choice gave away; and the values over the whole game. Computed on demand in the bot
+workers (:func:`games.bots.analysis.analyse_positions`), cached per position in Django's cache.
 
-The pages and their routes are ``games/web/analysis.py``; this module submits the work, caches the
-answers and turns them into the templates' contexts.
+The pages and their routes are ``games/web/analysis.py``; this module submits the work and caches the
+answers; ``games/read/analysisview.py`` turns them into the templates' contexts.
 
-Game-agnostic: a game offers analysis when it has perfect information and its ``bots`` module defines
-``analyse`` (see ``docs/bots.md``). Only for games that are over: the analysis of a game in play would
-advise its players. Position N's analysis uses the resolved turns 1..N (public) and, where the log has it,
-turn N + 1 as the choices actually made there; pending actions never reach it.
+Game-agnostic: every game offers analysis (its ``bots`` module's ``analyse``, else the fallback; see
+``docs/bots.md``), only for games that are over: the analysis of a game in play would advise its players.
+Position N's analysis uses the resolved turns 1..N and, where the log has it, turn N + 1 as the choices
+actually made there; pending actions never reach it. A hidden-information game's analysis of a decision uses
+only what the deciding seat saw, and is given only where the game later showed that (its ``analyse`` reads
+the public events of the turns after the position, so it gets the whole log).
 
-The cache key is the game kind, its parameters, the turn records 1..N+1 and the budget, so the same
-position after the same history is analysed once, whatever game it occurs in.
+The cache key is the game kind, its parameters, the turn records 1..N+1 (a hidden-information game: the whole
+log) and the budget, so the same position after the same history is analysed once, whatever game it occurs
+in.
 """
 from __future__ import annotations
 
@@ -26,23 +29,22 @@ from concurrent.futures import Future
 from django.core.cache import cache
 
 from games.bots import pool
-from games.bots.analysis import analyse_positions, analyser
-from games.engine.ui import ui_for
+from games.bots.analysis import analyse_positions
 from games.models import Game
 from games.play import services, turnlog
-from games.read import replay
 
 log = logging.getLogger(__name__)
 
-VERSION = 1  # of the cached answers' form
+VERSION = 2  # of the cached answers' form
 POSITION_SECONDS = 0.5  # budget of one position's analysis (sets the width: games.bots.strong.width_for)
-GAME_SECONDS = 0.05  # per position when the whole game is analysed
+GAME_SECONDS = 0.05  # per position when the whole game is analysed ...
+GAME_TOTAL_SECONDS = 4.0  # ... at most this for the whole game (a long game gets less per position) ...
+MIN_SECONDS = 0.002  # ... and never less than this
 WAIT_SECONDS = 30.0  # the longest a request waits for one position (a busy pool queues it)
 GAME_WAIT_SECONDS = 120.0  # ... for the whole game; what finished by then is kept for the next request
-CHUNK = 20  # positions per worker call for the whole game (one fold of the log each)
+CHUNK = 20  # positions per worker call for the whole game (one fold of the log each) ...
+MAX_CHUNKS = 16  # ... or more, so that a long game is folded at most this many times
 CACHE_SECONDS = 30 * 24 * 3600
-SHOWN = 8  # actions listed per side (the rest summed up)
-SLIP = 0.02  # a choice that gave away more than this counts as a slip in the whole-game summary
 MAX_INFLIGHT = 2  # analysis calls queued or running per bot worker, at most (more: 503, ask again)
 
 _inflight: dict[str, Future] = {}
@@ -59,37 +61,35 @@ class Refused(Exception):
 
 # --- what is offered ------------------------------------------------------------------------------------
 
-def offered(engine) -> bool:
-    """Whether a game offers analysis at all: perfect information and an ``analyse`` in its bots module."""
-    return bool(engine.info.perfect_information) and analyser(engine.info.name) is not None
-
-
 def page_context(game: Game) -> dict:
-    """For the replay page: whether to show the analysis panel, and whether it is open yet."""
-    engine = services.engine_for(game)
-    return {"offered": offered(engine), "open": game.is_over,
+    """For the replay page: the analysis panel, and whether it is open yet (every game has analysis)."""
+    return {"open": game.is_over,
             "note": "" if game.is_over else "Analysis opens when the game is over: it would advise its players."}
 
 
 def finished_game(game_id: str) -> Game:
-    """The game to analyse; Refused if there is none, its game offers no analysis, or it is not over."""
+    """The game to analyse; Refused if there is none or it is not over."""
     try:
         game = services.get_game(game_id)
     except services.NotFound:
         raise Refused(404, f"there is no game {game_id[:40]!r}") from None
-    engine = services.engine_for(game)
-    if not offered(engine):
-        raise Refused(404, f"{engine.info.title} has no analysis")
     if not game.is_over:
         raise Refused(409, "analysis opens when the game is over (it would advise its players)")
     return game
 
 
+def whole_log(game: Game) -> bool:
+    """Whether the analysis of a position reads the whole log: a hidden-information game's does (``later``)."""
+    return not services.engine_for(game).info.perfect_information
+
+
 def cache_keys(game: Game, records: list[dict], positions, seconds: float) -> dict[int, str]:
     """Cache key of each position: the kind, parameters, turn records 1..n+1 (the history and the choices
-    made there) and the budget, hashed incrementally."""
+    made there; a hidden-information game's whole log first) and the budget, hashed incrementally."""
     wanted = set(positions)
     digest = hashlib.sha256(json.dumps([game.kind, game.params], sort_keys=True).encode())
+    if whole_log(game):
+        digest.update(json.dumps(records, sort_keys=True).encode())
     keys = {}
     for n in range(max(wanted, default=-1) + 1):
         digest.update(json.dumps(records[n], sort_keys=True).encode() if n < len(records) else b"end")
@@ -101,8 +101,8 @@ def cache_keys(game: Game, records: list[dict], positions, seconds: float) -> di
 
 # --- computing ------------------------------------------------------------------------------------------
 
-def submit(kind: str, params: dict, records: list[dict], positions: list[int], seconds: float,
-           keys: dict[int, str]) -> Future:
+def submit(game: Game, records: list[dict], positions: list[int], seconds: float, keys: dict[int, str]
+           ) -> Future:
     """The analyses of ``positions`` in a worker; each is cached as it arrives. A request for the same
     positions while one is under way shares it; with too many under way, Refused (503)."""
     token = "|".join(keys[n] for n in positions)
@@ -112,8 +112,8 @@ def submit(kind: str, params: dict, records: list[dict], positions: list[int], s
             return future
         if len(_inflight) >= MAX_INFLIGHT * pool.workers():
             raise Refused(503, "the bots are busy: ask again in a moment")
-        future = pool.submit_call(analyse_positions, kind, params, records[:max(positions) + 1], positions,
-                                  seconds)
+        sent = records if whole_log(game) else records[:max(positions) + 1]
+        future = pool.submit_call(analyse_positions, game.kind, game.params, sent, positions, seconds)
         _inflight[token] = future
 
     def done(f: Future):
@@ -122,7 +122,7 @@ def submit(kind: str, params: dict, records: list[dict], positions: list[int], s
                 del _inflight[token]
         if f.cancelled() or f.exception() is not None:
             if not f.cancelled():
-                log.warning("analysis of %s positions %s failed: %r", kind, positions[:3], f.exception())
+                log.warning("analysis of %s positions %s failed: %r", game.kind, positions[:3], f.exception())
             return
         cache.set_many({keys[n]: result for n, result in zip(positions, f.result())}, CACHE_SECONDS)
 
@@ -135,8 +135,13 @@ def plan(game: Game, n: int, whole: bool) -> tuple[list[dict], dict[int, str], f
     the whole game) and the budget per position."""
     records = turnlog.records(game)
     positions = list(range(game.turn + 1)) if whole else [n]
-    seconds = GAME_SECONDS if whole else POSITION_SECONDS
+    seconds = game_seconds(len(positions)) if whole else POSITION_SECONDS
     return records, cache_keys(game, records, positions, seconds), seconds
+
+
+def game_seconds(positions: int) -> float:
+    """The budget per position of a whole game's analysis of ``positions`` positions."""
+    return round(max(MIN_SECONDS, min(GAME_SECONDS, GAME_TOTAL_SECONDS / max(1, positions))), 4)
 
 
 async def position(game: Game, n: int, records, keys, seconds) -> tuple[dict, bool]:
@@ -145,7 +150,7 @@ async def position(game: Game, n: int, records, keys, seconds) -> tuple[dict, bo
     result = await cache.aget(keys[n])
     if result is not None:
         return result, True
-    future = submit(game.kind, game.params, records, [n], seconds, keys)
+    future = submit(game, records, [n], seconds, keys)
     try:
         results = await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(future)), WAIT_SECONDS)
     except asyncio.TimeoutError:
@@ -161,7 +166,8 @@ async def whole_game(game: Game, records, keys, seconds) -> tuple[dict[int, dict
     found = await cache.aget_many(list(keys.values()))
     results = {n: found[k] for n, k in keys.items() if k in found}
     missing = [n for n in keys if n not in results]
-    chunks = [missing[i:i + CHUNK] for i in range(0, len(missing), CHUNK)]
+    size = max(CHUNK, -(-len(missing) // MAX_CHUNKS))
+    chunks = [missing[i:i + size] for i in range(0, len(missing), size)]
     limit = max(1, pool.workers() - 1)  # leave a worker for the live games' bots
     loop = asyncio.get_running_loop()
     deadline = loop.time() + GAME_WAIT_SECONDS
@@ -169,7 +175,7 @@ async def whole_game(game: Game, records, keys, seconds) -> tuple[dict[int, dict
     while chunks or running:
         while chunks and len(running) < limit:
             try:
-                future = submit(game.kind, game.params, records, chunks[0], seconds, keys)
+                future = submit(game, records, chunks[0], seconds, keys)
             except Refused:
                 if not (running or results):
                     raise
@@ -190,111 +196,3 @@ async def whole_game(game: Game, records, keys, seconds) -> tuple[dict[int, dict
                 log.exception("analysis of game %s failed", game.id)
                 raise Refused(503, f"the analysis failed ({exc.__class__.__name__}); try again later") from None
     return results, len(keys) - len(results)
-
-
-# --- presenting -----------------------------------------------------------------------------------------
-
-def signed(v: float) -> str:
-    return f"{v:+.2f}".replace("+0.00", "0.00").replace("-0.00", "0.00")
-
-
-def verdict(ui, first: str, second: str, v: float) -> str:
-    """The value in words, for the first seat's value ``v`` (-1 lost .. 1 won)."""
-    lead, by = (first, v) if v >= 0 else (second, -v)
-    if by < 0.05:
-        return "About even"
-    word = "slightly better" if by < 0.25 else "better" if by < 0.6 else "winning" if by < 0.999 else "won"
-    return f"{ui.seat_name(lead)} is {word}"
-
-
-def position_context(game: Game, n: int, result: dict) -> dict:
-    engine = services.engine_for(game)
-    ui = ui_for(engine)
-    players = list(engine.info.players)
-    observation = services.state_at(game, n).observation(None)
-    names = replay.seat_names(game)
-    value = float(result["value"])
-    sides = []
-    for seat in players:
-        sign = 1.0 if seat == players[0] else -1.0
-        strategy = result["strategies"].get(seat, [])
-        actual = (result.get("actual") or {}).get(seat)
-        rows = [{"words": ui.action_words(seat, a, observation), "p": p, "pct": f"{100 * p:.1f}",
-                 "bar": f"{max(1.0, 100 * p):.1f}", "played": actual is not None and a == actual["action"]}
-                for a, p in strategy]
-        rest = rows[SHOWN:]
-        side = {"side": seat, "label": ui.seat_name(seat), "name": names.get(seat, seat),
-                "value": signed(sign * value), "rows": rows[:SHOWN], "more": len(rest),
-                "more_pct": f"{100 * sum(r['p'] for r in rest):.1f}",
-                "candidates": result.get("candidates", {}).get(seat), "legal": result.get("legal", {}).get(seat),
-                "pure": len(rows) == 1}
-        if actual is not None:
-            gave = float(actual["gave_away"])
-            side["actual"] = {"words": ui.action_words(seat, actual["action"], observation),
-                              "pct": f"{100 * float(actual['probability']):.1f}",
-                              "in_support": float(actual["probability"]) >= 1e-4,
-                              "candidate": actual.get("candidate", True),
-                              "gave": f"{abs(gave):.3f}", "gave_kind": "none" if abs(gave) < 5e-4 else
-                              ("loss" if gave > 0 else "gain"),
-                              "value": signed(float(actual["value"]))}
-        sides.append(side)
-    mark = 100 + 100 * max(-1.0, min(1.0, value))  # on a 0..200 scale, 100 even
-    balance = {"fill_x": f"{min(100, mark):.1f}", "fill_w": f"{abs(mark - 100):.1f}",
-               "mark_x": f"{min(196.0, max(0.0, mark - 2)):.1f}"}
-    return {"n": n, "total": game.turn, "value": signed(value), "balance": balance,
-            "verdict": verdict(ui, players[0], players[-1], value) if len(players) == 2 else "",
-            "first": ui.seat_name(players[0]), "sides": sides, "terminal": not result["strategies"],
-            "width": result.get("width"), "next_turn": n + 1 if n < game.turn else None}
-
-
-def chart_context(game: Game, results: dict[int, dict], missing: int, current: int) -> dict:
-    """Geometry of the value chart (the first seat's value, -1..1, after every analysed turn) and the
-    biggest slips of each side."""
-    engine = services.engine_for(game)
-    ui = ui_for(engine)
-    players = list(engine.info.players)
-    width, height = 360, 150
-    left, right, top, bottom = 28, 10, 10, 22
-    last = max(game.turn, 1)
-    dx = (width - left - right) / last
-
-    def x(n):
-        return left + n * dx
-
-    def y(v):
-        return top + (1 - v) * (height - top - bottom) / 2
-
-    points = [(n, float(results[n]["value"])) for n in sorted(results)]
-    line = " ".join(f"{x(n):.1f},{y(v):.1f}" for n, v in points)
-    if len(points) == 1:
-        n, v = points[0]
-        line = f"{x(n):.1f},{y(v):.1f} {x(n) + 6:.1f},{y(v):.1f}"
-    hits = []
-    for n, v in points:
-        x1, x2 = max(left, x(n) - dx / 2), min(width - right, x(n) + dx / 2)
-        hits.append({"n": n, "x": f"{x1:.1f}", "w": f"{max(x2 - x1, 0.5):.1f}",
-                     "title": f"after turn {n}: {signed(v)} for {ui.seat_name(players[0])}"})
-    step = next(k for k in (1, 2, 5, 10, 20, 25, 50, 100, 1000, 10000) if last / k <= 6)
-    slips = {seat: [] for seat in players}
-    for n, result in results.items():
-        for seat, actual in (result.get("actual") or {}).items():
-            if seat in slips and float(actual["gave_away"]) > SLIP:
-                slips[seat].append((float(actual["gave_away"]), n, actual["action"]))
-    sides = []
-    for seat in players:
-        worst = sorted(slips[seat], key=lambda t: (-t[0], t[1]))
-        before = {n: services.state_at(game, n).observation(None) for _, n, _ in worst[:3]}
-        sides.append({"side": seat, "label": ui.seat_name(seat), "count": len(worst),
-                      "total": f"{sum(g for g, _, _ in worst):.2f}",
-                      "worst": [{"n": n, "turn": n + 1, "gave": f"{g:.2f}",
-                                 "words": ui.action_words(seat, a, before[n])} for g, n, a in worst[:3]]})
-    return {"width": width, "height": height, "left": left, "right": width - right, "top": top,
-            "base": height - bottom, "plot_h": height - bottom - top, "x0": left, "dx": f"{dx:.4f}",
-            "zero_y": f"{y(0):.1f}", "line": line, "hits": hits, "cursor_x": f"{x(current):.1f}",
-            "grid": [{"v": label, "y": f"{y(v):.1f}"} for v, label in ((1, "+1"), (0.5, ""), (0, "0"),
-                                                                         (-0.5, ""), (-1, "−1"))],
-            "ticks": [{"n": n, "x": f"{x(n):.1f}"} for n in range(0, game.turn + 1, step)],
-            "label_y": height - 6, "first": ui.seat_name(players[0]), "second": ui.seat_name(players[-1]),
-            "turns": game.turn, "missing": missing, "analysed": len(points), "sides": sides,
-            "slip": SLIP, "seconds": GAME_SECONDS,
-            "final": signed(points[-1][1]) if points else ""}

@@ -60,3 +60,14 @@ class SolverBot(Bot):
 
 
 BOTS = {"strong": SolverBot}
+
+
+def analyse(state, seconds: float | None = None, *, seen=None, actual=None) -> dict:
+    """The replay's analysis (``docs/bots.md``): the solver's distance. The strong bot plays Kociemba's
+    solution from here; its length sets the value (``games.bots.looks.distance_value``: solved 1, 15 moves
+    to go 0) and its first move is the best one. The scramble (chance) is not valued."""
+    from games.bots.looks import playout_look
+    from games.bots.review import review
+
+    return review(state.game, state, playout_look(state.game, 0.05 if seconds is None else seconds, "strong"),
+                  actual)

@@ -232,3 +232,28 @@ class StrongBot(_SimBot):
 
 
 BOTS = {"greedy": GreedyBot, "strong": StrongBot}
+
+
+ANALYSIS_SCALE = 4.0  # safe edges more than the others' mean that make a value of about 0.76
+
+
+def analyse(state, seconds: float | None = None, *, seen=None, actual=None) -> dict:
+    """The replay's analysis (``docs/bots.md``): the strong bot's move within ``seconds``; each seat's value
+    from its safe edges (those it can still take without closing a triangle of its colour) against the
+    mean of the other seats still in, ``tanh(difference / ANALYSIS_SCALE)``; a seat out is lost (-1)."""
+    from games.bots.review import Look, review, squash
+
+    game = state.game
+    budget = 0.05 if seconds is None else seconds
+
+    def look(s, best: bool) -> Look:
+        masks, free, alive = list(s.masks), s.free(), s.alive()
+        safe = {p: bin(safe_edges(masks[p], free, game.tables.pairs)).count("1") for p in alive}
+        values = {}
+        for p, seat in enumerate(game.info.players):
+            others = [safe[q] for q in alive if q != p]
+            values[seat] = -1.0 if p not in safe else squash(safe[p] - sum(others) / max(1, len(others)),
+                                                               ANALYSIS_SCALE)
+        mover = s.players_to_act()[0]
+        return Look(values, StrongBot(game, mover, seed=0, seconds=budget).choose(s) if best else None)
+    return review(game, state, look, actual)

@@ -107,3 +107,22 @@ class PerfectBot(Bot):
 
 
 BOTS = {"perfect": PerfectBot}
+
+
+def analyse(state, seconds: float | None = None, *, seen=None, actual=None) -> dict:
+    """The replay's analysis (``docs/bots.md``): the solved game. Values 1 won, 0 drawn, -1 lost under perfect
+    play; the best move the quickest win (slowest loss), centre, corners, edges on ties."""
+    from games.bots.review import Look, review, zero_sum
+
+    game = state.game
+
+    def look(s, best: bool) -> Look:
+        p = s.to_move()
+        me, opp = s.bits[p], s.bits[1 - p]
+        value = solve(me, opp)
+        move = None
+        if best:
+            move = max(s.legal_actions(game.info.players[p]), key=lambda a: (-solve(opp, me | 1 << a), -ORDER.index(a)))
+        v = float((value > 0) - (value < 0))
+        return Look(zero_sum(game, game.info.players[p], v), move, after=v)
+    return review(game, state, look, actual)

@@ -4,8 +4,11 @@ Routes (``urlpatterns``, added to the site's by ``games/web/urls.py``):
 
     /games/<id>/replay/analysis?turn=N[&format=json]      the position after N turns (an htmx fragment;
                                                            a page without htmx; JSON with format=json)
-    /games/<id>/replay/analysis/game[?turn=N&format=json]  the value after every turn: a chart and the
-                                                           biggest slips (a quicker analysis per position)
+    /games/<id>/replay/analysis/game[?turn=N&seat=S&format=json]  the values after every turn: a chart
+                                                           from seat S's view (default: the seat this
+                                                           browser played, else the first), the best
+                                                           move beside each move played and the slips
+                                                           (a quicker analysis per position)
 
 Async views: a request waits for the bot workers without holding a thread.
 """
@@ -20,8 +23,8 @@ from django.views.decorators.http import require_safe
 
 from games.engine.ui import ui_for
 from games.models import Game
-from games.play import services
-from games.read import analysis, replay
+from games.play import seatsession, services
+from games.read import analysis, analysisview, replay
 from games.read.analysis import Refused
 
 
@@ -76,7 +79,7 @@ def _page_extra(game: Game | None) -> dict:
 
 
 def _render_position(request, game: Game, n: int, result: dict, hit: bool) -> HttpResponse:
-    context = {"a": analysis.position_context(game, n, result), "game": game}
+    context = {"a": analysisview.position_context(game, n, result), "game": game}
     template = "games/replay_analysis.html"
     if _is_htmx(request):
         response = render(request, template, context)
@@ -87,9 +90,19 @@ def _render_position(request, game: Game, n: int, result: dict, hit: bool) -> Ht
     return response
 
 
+def _seat(request, game: Game) -> str | None:
+    """The seat whose view the chart takes: ``?seat=``, else the one this browser played, else None."""
+    asked = request.GET.get("seat")
+    if asked:
+        return asked[:40]
+    mine = seatsession.recall(request.session, game.id)
+    return mine[0] if mine else None
+
+
 def _render_chart(request, game: Game, n: int, results: dict, missing: int) -> HttpResponse:
-    context = {"c": analysis.chart_context(game, results, missing, n), "game": game,
-               "replay_url": reverse("replay", args=[game.id])}
+    context = {"c": analysisview.chart_context(game, results, missing, n, _seat(request, game)), "game": game,
+               "replay_url": reverse("replay", args=[game.id]), "n": n,
+               "analysis_game_url": reverse("replay_analysis_game", args=[game.id])}
     template = "games/replay_analysis_chart.html"
     if _is_htmx(request):
         return render(request, template, context)
@@ -137,11 +150,20 @@ async def game_view(request, game_id: str):
         return await sync_to_async(_refused_page)(request, game_id, game, exc, "analysis-chart")
     if _wants_json(request):
         players = list(services.engine_for(game).info.players)
+
+        def per_seat(key):
+            return {seat: [((results.get(k) or {}).get("actual") or {}).get(seat, {}).get(key)
+                           for k in range(game.turn)] for seat in players}
         return JsonResponse({
             "game": game.id, "seconds": seconds, "turns": game.turn, "missing": missing,
             "values": [results[k]["value"] if k in results else None for k in range(game.turn + 1)],
-            "gave_away": {seat: [((results.get(k) or {}).get("actual") or {}).get(seat, {}).get("gave_away")
-                                 for k in range(game.turn)] for seat in players},
+            "seat_values": {seat: [((results.get(k) or {}).get("values") or {}).get(seat)
+                                   for k in range(game.turn + 1)] for seat in players},
+            "best": {seat: [((results.get(k) or {}).get("best") or {}).get(seat) for k in range(game.turn)]
+                     for seat in players},
+            "played": per_seat("action"), "gave_away": per_seat("gave_away"),
+            "slips": [{"turn": n + 1, "seat": seat, "action": a, "gave_away": g}
+                      for g, n, seat, a in analysisview.slips(results)],
         })
     return await sync_to_async(_render_chart)(request, game, n, results, missing)
 

@@ -337,6 +337,15 @@
       cursor.setAttribute("x1", x.toFixed(1));
       cursor.setAttribute("x2", x.toFixed(1));
     }
+    const slips = byId("analysis-chart");
+    if (slips && slips.dataset.slips !== undefined) {
+      // "turn:seat" of every slip: that seat's move of that turn is marked in the move list
+      const marked = new Set(slips.dataset.slips.split(" "));
+      document.querySelectorAll("#move-list li[data-turn] .rp-mv").forEach((mv) => {
+        const side = [...mv.classList].find((c) => c !== "rp-mv" && c !== "an-slip");
+        mv.classList.toggle("an-slip", marked.has(mv.closest("li").dataset.turn + ":" + side));
+      });
+    }
     const shown = byId("analysis");
     const stale = !!(shown && shown.dataset.turn !== undefined && shown.dataset.turn !== String(n));
     if (shown) shown.classList.toggle("an-stale", stale);
