@@ -101,7 +101,9 @@ def main(argv=None) -> None:
     rows, by_group = [], {}
     for group, name, position in test_set(args.groups.split(",")):
         stats: dict = {}
+        cpu = time.process_time()
         turns = solve(position, stats=stats)
+        stats["seconds"] = time.process_time() - cpu
         p = parse_position(position)
         row = [name, str(len(p.upper)), str(len(p.lower)), str(len(p.blocks)),
                "none" if turns is None else str(len(turns)), str(stats["nodes"]), str(stats["relaxations"]),

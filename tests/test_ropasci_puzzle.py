@@ -464,6 +464,17 @@ def test_solve_command_prints_the_course_format(tmp_path):
     assert replay(EXAMPLE, turns).result().text == "solved in 3 turns"
 
 
+def test_solve_command_verbose_proves_the_length_optimal_and_keeps_the_solution_lines(tmp_path):
+    path = tmp_path / "example.json"
+    path.write_text(json.dumps(EXAMPLE))
+    plain, _ = run_solve(path)
+    out, err = run_solve(path, "--verbose")
+    assert out == plain
+    lines = err.splitlines()
+    assert lines[0] == "lower bound at the root: 2 turns (tours and front lemma)"
+    assert lines[-1] == "optimal: lower bound 3 = solution length 3"
+
+
 def test_solve_command_solves_four_upper_tokens(tmp_path):
     path = tmp_path / "four.json"
     path.write_text(json.dumps(FOUR_TOKENS))

@@ -146,6 +146,9 @@ class Search:
         self._tour: dict = {}
         self._paths: dict = {}
         self.nodes = self.relaxations = self.thresholds = 0
+        # Lower bounds on the optimum: "estimate" (tours and front lemma at the root), "relaxation" (the first
+        # turn count the root's relaxation allows) and "proved" (every smaller turn count refuted by the search).
+        self.bounds: dict = {}
 
     # --- bounds -----------------------------------------------------------------------------------------
     def _tsp(self, c: int):
@@ -264,15 +267,18 @@ class Search:
             return []
         if dead_reason(self.board, ups, lower):
             return None
-        turns = max(1, self.estimate(ups, lower)[0])
+        turns = self.bounds["estimate"] = max(1, self.estimate(ups, lower)[0])
         while turns <= max_turns:
             self.thresholds += 1
             occ = self.relax(ups, lower, turns)
             if occ is not None:
+                self.bounds.setdefault("relaxation", turns)
                 path: list = []
                 if self._dfs(ups, lower, turns, occ, path):
+                    self.bounds["proved"] = turns
                     return path[::-1]
             turns += 1
+            self.bounds["proved"] = turns  # no plan of fewer turns: each threshold below failed exhaustively
         return None
 
     def _dfs(self, ups: tuple, lower: int, budget: int, occ, path: list) -> bool:
@@ -429,8 +435,8 @@ def solve(position, *, max_turns: int = MAX_TURNS, stats: dict | None = None,
     """A shortest solution of ``position`` (the course's JSON, or a parsed ``Position``): a list of turns,
     each the game's action (a tuple of ``(kind, (r, q), (r, q))``, one per Upper token in the order (symbol,
     r, q)); None if there is none within ``max_turns``. ``stats``, if given, receives ``nodes``,
-    ``relaxations``, ``thresholds`` and ``seconds``. Raises PositionError for a malformed position and
-    OutOfTime once ``time.perf_counter()`` passes ``deadline``."""
+    ``relaxations``, ``thresholds``, ``seconds`` and ``bounds`` (``Search.bounds``). Raises PositionError for a
+    malformed position and OutOfTime once ``time.perf_counter()`` passes ``deadline``."""
     if not isinstance(position, Position):
         position = parse_position(position)
     start = time.perf_counter()
@@ -441,7 +447,7 @@ def solve(position, *, max_turns: int = MAX_TURNS, stats: dict | None = None,
     finally:
         if stats is not None:
             stats.update(nodes=search.nodes, relaxations=search.relaxations, thresholds=search.thresholds,
-                         seconds=time.perf_counter() - start)
+                         seconds=time.perf_counter() - start, bounds=dict(search.bounds))
     return None if steps is None else plan_to_actions(steps)
 
 
