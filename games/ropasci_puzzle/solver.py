@@ -307,6 +307,7 @@ class Search:
         for c in sorted({u >> 6 for u in ups}):
             idx = [i for i, u in enumerate(ups) if u >> 6 == c]
             s = self.local(c, lower)
+            prey = (c + 2) % 3
             combos = []
             landed = set()
             for combo in class_moves(ups, idx, lists):
@@ -316,15 +317,21 @@ class Search:
                     if where in landed:  # the class's tokens are interchangeable: the same hexes, the same child
                         continue
                     landed.add(where)
-                if s:
-                    hit = 0
-                    for d in combo:
-                        g = b.group_at.get(d)
-                        if g is not None and lower >> g & 1:
-                            hit |= self.target_bit[c].get(g, 0)
-                    if self.share(c, where, s & ~hit) >= budget:
-                        continue
-                combos.append(combo)
+                # What the combination does on its own: its tokens' codes, hexes, the Lower groups it removes,
+                # and whether it lands on a Lower token it does not simply beat (then the battles are resolved).
+                hit = gone = plain = 0
+                for d in combo:
+                    plain |= 1 << d
+                    g = b.group_at.get(d)
+                    if g is not None and lower >> g & 1:
+                        if b.groups[g][1] != prey:
+                            gone = -1
+                        else:
+                            gone |= 1 << g
+                            hit |= self.target_bit[c][g]
+                if s and self.share(c, where, s & ~hit) >= budget:
+                    continue
+                combos.append((combo, tuple(c << 6 | d for d in where), plain, gone))
             if not combos:
                 known[(ups, lower)] = budget + 1
                 return False
@@ -335,12 +342,23 @@ class Search:
         for n, choice in enumerate(itertools.product(*(combos for _, combos in parts))):
             if not n & 4095 and n and self.deadline is not None and time.perf_counter() > self.deadline:
                 raise OutOfTime  # nine tokens may make millions of joint moves in one node
-            for (idx, _), combo in zip(parts, choice):
-                for i, d in zip(idx, combo):
-                    dests[i] = d
-            new, nl = b.resolve(ups, lower, dests)
+            # The usual case without ``resolve``: the classes land on different hexes and each only removes
+            # its prey there (classes come in code order and each combination's codes are sorted: so is new).
+            taken = removed = 0
+            new = ()
+            for combo, codes, plain, gone in choice:
+                if taken & plain or gone < 0:
+                    new = None
+                    break
+                taken |= plain
+                removed |= gone
+                new += codes
+            if new is None:
+                new, nl = b.resolve(ups, lower, joint(parts, choice, dests))
+            else:
+                nl = lower & ~removed
             if not nl:
-                path.append((ups, tuple(dests)))
+                path.append((ups, joint(parts, choice, dests)))
                 return True
             key = (new, nl)
             if not new or key in seen or known.get(key, 0) >= budget:
@@ -350,9 +368,9 @@ class Search:
             if est[0] >= budget:
                 known[key] = max(known.get(key, 0), est[0])
                 continue
-            children.append((est, tuple(dests), new, nl))
+            children.append((est, choice, new, nl))
         children.sort(key=lambda t: t[0])
-        for _, dests, new, nl in children:
+        for _, choice, new, nl in children:
             key = (new, nl)
             if known.get(key, 0) >= budget:  # learnt while searching an earlier sibling
                 continue
@@ -365,13 +383,21 @@ class Search:
                 init.append(merged)
             child = self.relax(new, nl, budget - 1, init)
             if child is not None and self._dfs(new, nl, budget - 1, child, path):
-                path.append((ups, dests))
+                path.append((ups, joint(parts, choice, dests)))
                 return True
             known[key] = budget
         if len(known) > TABLE_LIMIT:
             known.clear()
         known[(ups, lower)] = budget + 1
         return False
+
+
+def joint(parts, choice, dests: list) -> tuple:
+    """The joint move (a destination per token, in ``ups`` order) made of one combination per class."""
+    for (idx, _), (combo, *_) in zip(parts, choice):
+        for i, d in zip(idx, combo):
+            dests[i] = d
+    return tuple(dests)
 
 
 def class_moves(ups: tuple, idx: list, lists: list):
