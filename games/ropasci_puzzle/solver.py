@@ -267,7 +267,7 @@ class Search:
             return []
         if dead_reason(self.board, ups, lower):
             return None
-        turns = self.bounds["estimate"] = max(1, self.estimate(ups, lower)[0])
+        turns = self.bounds["estimate"] = self.bounds["proved"] = max(1, self.estimate(ups, lower)[0])
         while turns <= max_turns:
             self.thresholds += 1
             occ = self.relax(ups, lower, turns)
