@@ -416,6 +416,23 @@ def test_solver_length_equals_breadth_first_search(spec):
         assert replay(position, found).result().text.startswith("solved")
 
 
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(spec=st.tuples(st.permutations([h for h in HEXES if max(abs(h[0]), abs(h[1]), abs(h[0] + h[1])) <= 2]),
+                      st.lists(st.sampled_from("rps"), min_size=3, max_size=3),
+                      st.lists(st.sampled_from("rps"), min_size=1, max_size=3), st.integers(0, 3)))
+def test_solver_length_equals_breadth_first_search_with_three_upper_tokens(spec):
+    """Three tokens exercise the joint moves that skip the battle resolution (classes landing apart) and those that
+    need it (classes meeting, landing on a Lower token that beats them); the plain search allows two turns."""
+    cells, ups, lows, blocks = spec
+    position = {"upper": [[s, *cells[i]] for i, s in enumerate(ups)],
+                "lower": [[s, *cells[3 + i]] for i, s in enumerate(lows)],
+                "block": [["", *cells[3 + len(lows) + i]] for i in range(blocks)]}
+    found = solve(position, max_turns=2)
+    assert (None if found is None else len(found)) == bfs_turns(position, 2)
+    if found is not None:
+        assert replay(position, found).result().text.startswith("solved")
+
+
 # Like the course's public test with four Upper tokens (three papers and a scissors).
 FOUR_TOKENS = {"upper": [["p", 3, -2], ["p", 3, 0], ["p", 2, 1], ["s", 4, -3]],
                "lower": [["r", -1, 0], ["r", 0, 2], ["p", 1, -2]], "block": [["", 1, 0]]}
@@ -462,6 +479,23 @@ def test_solve_command_prints_the_course_format(tmp_path):
     turns = [GAME.action_from_text("; ".join(line.split(": ", 1)[1] for line in lines[i:i + 2]))
              for i in range(0, 6, 2)]
     assert replay(EXAMPLE, turns).result().text == "solved in 3 turns"
+
+
+def test_solve_command_verbose_proves_the_length_optimal_and_keeps_the_solution_lines(tmp_path):
+    path = tmp_path / "example.json"
+    path.write_text(json.dumps(EXAMPLE))
+    plain, _ = run_solve(path)
+    out, err = run_solve(path, "--verbose")
+    assert out == plain
+    lines = err.splitlines()
+    assert lines[0] == "lower bound at the root: 2 turns (tours and front lemma)"
+    assert lines[-1] == "optimal: lower bound 3 = solution length 3"
+    far = tmp_path / "far.json"
+    far.write_text(json.dumps({"upper": [["r", 0, -4]], "lower": [["s", 0, 4]]}))
+    err = io.StringIO()
+    with pytest.raises(CommandError, match="no solution within 3 turns"):
+        call_command("solve", str(far), "--max-turns", "3", "--verbose", stdout=io.StringIO(), stderr=err)
+    assert err.getvalue().splitlines()[-1] == "lower bound proved by the search: 8 turns (no plan of fewer)"
 
 
 def test_solve_command_solves_four_upper_tokens(tmp_path):

@@ -205,6 +205,7 @@ class Relaxation:
         c, x0, tg = tok
         limit_all = self.safe[c]
         bits = [BIT[h] for h in tg]
+        anyt = sum(bits)
         layers = [{0: BIT[x0]}]
         cur = layers[0]
         for t in range(turns):
@@ -214,6 +215,9 @@ class Relaxation:
             for v, mm in cur.items():
                 new = _step(mm, pt) & lim
                 if not new:
+                    continue
+                if not new & anyt:  # no target reached: the usual case
+                    nxt[v] = nxt.get(v, 0) | new
                     continue
                 for j, b in enumerate(bits):
                     if not v >> j & 1:

@@ -146,6 +146,9 @@ class Search:
         self._tour: dict = {}
         self._paths: dict = {}
         self.nodes = self.relaxations = self.thresholds = 0
+        # Lower bounds on the optimum: "estimate" (tours and front lemma at the root), "relaxation" (the first
+        # turn count the root's relaxation allows) and "proved" (every smaller turn count refuted by the search).
+        self.bounds: dict = {}
 
     # --- bounds -----------------------------------------------------------------------------------------
     def _tsp(self, c: int):
@@ -264,15 +267,18 @@ class Search:
             return []
         if dead_reason(self.board, ups, lower):
             return None
-        turns = max(1, self.estimate(ups, lower)[0])
+        turns = self.bounds["estimate"] = self.bounds["proved"] = max(1, self.estimate(ups, lower)[0])
         while turns <= max_turns:
             self.thresholds += 1
             occ = self.relax(ups, lower, turns)
             if occ is not None:
+                self.bounds.setdefault("relaxation", turns)
                 path: list = []
                 if self._dfs(ups, lower, turns, occ, path):
+                    self.bounds["proved"] = turns
                     return path[::-1]
             turns += 1
+            self.bounds["proved"] = turns  # no plan of fewer turns: each threshold below failed exhaustively
         return None
 
     def _dfs(self, ups: tuple, lower: int, budget: int, occ, path: list) -> bool:
@@ -301,6 +307,7 @@ class Search:
         for c in sorted({u >> 6 for u in ups}):
             idx = [i for i, u in enumerate(ups) if u >> 6 == c]
             s = self.local(c, lower)
+            prey = (c + 2) % 3
             combos = []
             landed = set()
             for combo in class_moves(ups, idx, lists):
@@ -310,15 +317,21 @@ class Search:
                     if where in landed:  # the class's tokens are interchangeable: the same hexes, the same child
                         continue
                     landed.add(where)
-                if s:
-                    hit = 0
-                    for d in combo:
-                        g = b.group_at.get(d)
-                        if g is not None and lower >> g & 1:
-                            hit |= self.target_bit[c].get(g, 0)
-                    if self.share(c, where, s & ~hit) >= budget:
-                        continue
-                combos.append(combo)
+                # What the combination does on its own: its tokens' codes, hexes, the Lower groups it removes,
+                # and whether it lands on a Lower token it does not simply beat (then the battles are resolved).
+                hit = gone = plain = 0
+                for d in combo:
+                    plain |= 1 << d
+                    g = b.group_at.get(d)
+                    if g is not None and lower >> g & 1:
+                        if b.groups[g][1] != prey:
+                            gone = -1
+                        else:
+                            gone |= 1 << g
+                            hit |= self.target_bit[c][g]
+                if s and self.share(c, where, s & ~hit) >= budget:
+                    continue
+                combos.append((combo, tuple(c << 6 | d for d in where), plain, gone))
             if not combos:
                 known[(ups, lower)] = budget + 1
                 return False
@@ -329,12 +342,23 @@ class Search:
         for n, choice in enumerate(itertools.product(*(combos for _, combos in parts))):
             if not n & 4095 and n and self.deadline is not None and time.perf_counter() > self.deadline:
                 raise OutOfTime  # nine tokens may make millions of joint moves in one node
-            for (idx, _), combo in zip(parts, choice):
-                for i, d in zip(idx, combo):
-                    dests[i] = d
-            new, nl = b.resolve(ups, lower, dests)
+            # The usual case without ``resolve``: the classes land on different hexes and each only removes
+            # its prey there (classes come in code order and each combination's codes are sorted: so is new).
+            taken = removed = 0
+            new = ()
+            for combo, codes, plain, gone in choice:
+                if taken & plain or gone < 0:
+                    new = None
+                    break
+                taken |= plain
+                removed |= gone
+                new += codes
+            if new is None:
+                new, nl = b.resolve(ups, lower, joint(parts, choice, dests))
+            else:
+                nl = lower & ~removed
             if not nl:
-                path.append((ups, tuple(dests)))
+                path.append((ups, joint(parts, choice, dests)))
                 return True
             key = (new, nl)
             if not new or key in seen or known.get(key, 0) >= budget:
@@ -344,9 +368,9 @@ class Search:
             if est[0] >= budget:
                 known[key] = max(known.get(key, 0), est[0])
                 continue
-            children.append((est, tuple(dests), new, nl))
+            children.append((est, choice, new, nl))
         children.sort(key=lambda t: t[0])
-        for _, dests, new, nl in children:
+        for _, choice, new, nl in children:
             key = (new, nl)
             if known.get(key, 0) >= budget:  # learnt while searching an earlier sibling
                 continue
@@ -359,13 +383,21 @@ class Search:
                 init.append(merged)
             child = self.relax(new, nl, budget - 1, init)
             if child is not None and self._dfs(new, nl, budget - 1, child, path):
-                path.append((ups, dests))
+                path.append((ups, joint(parts, choice, dests)))
                 return True
             known[key] = budget
         if len(known) > TABLE_LIMIT:
             known.clear()
         known[(ups, lower)] = budget + 1
         return False
+
+
+def joint(parts, choice, dests: list) -> tuple:
+    """The joint move (a destination per token, in ``ups`` order) made of one combination per class."""
+    for (idx, _), (combo, *_) in zip(parts, choice):
+        for i, d in zip(idx, combo):
+            dests[i] = d
+    return tuple(dests)
 
 
 def class_moves(ups: tuple, idx: list, lists: list):
@@ -429,8 +461,8 @@ def solve(position, *, max_turns: int = MAX_TURNS, stats: dict | None = None,
     """A shortest solution of ``position`` (the course's JSON, or a parsed ``Position``): a list of turns,
     each the game's action (a tuple of ``(kind, (r, q), (r, q))``, one per Upper token in the order (symbol,
     r, q)); None if there is none within ``max_turns``. ``stats``, if given, receives ``nodes``,
-    ``relaxations``, ``thresholds`` and ``seconds``. Raises PositionError for a malformed position and
-    OutOfTime once ``time.perf_counter()`` passes ``deadline``."""
+    ``relaxations``, ``thresholds``, ``seconds`` and ``bounds`` (``Search.bounds``). Raises PositionError for a
+    malformed position and OutOfTime once ``time.perf_counter()`` passes ``deadline``."""
     if not isinstance(position, Position):
         position = parse_position(position)
     start = time.perf_counter()
@@ -441,7 +473,7 @@ def solve(position, *, max_turns: int = MAX_TURNS, stats: dict | None = None,
     finally:
         if stats is not None:
             stats.update(nodes=search.nodes, relaxations=search.relaxations, thresholds=search.thresholds,
-                         seconds=time.perf_counter() - start)
+                         seconds=time.perf_counter() - start, bounds=dict(search.bounds))
     return None if steps is None else plan_to_actions(steps)
 
 
