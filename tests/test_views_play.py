@@ -111,6 +111,18 @@ def test_the_lists_name_each_game_and_leave_out_abandoned_ones():
     assert waiting.id in open_section and "Connect Four" in open_section and old.id not in open_section
 
 
+def test_the_live_list_counts_moves_not_chance_turns():
+    """2048's new tiles are chance turns: after one slide the list says "move 2", not the turn number."""
+    created = services.create_game("2048", {"player": "human"}, claim="player")
+    game = Game.objects.get(pk=created.game.id)
+    state = services.current_state(game)
+    action = state.legal_actions("player")[0]
+    game, _ = services.submit_action(game.id, created.tokens["player"], game.turn + 1, action)
+    assert game.turn > 2  # the first tiles, the slide, a new tile
+    live_section = Client().get(reverse("home")).content.decode().split('id="live-games"')[1].split("</section>")[0]
+    assert game.id in live_section and "move 2" in live_section and f"turn {game.turn + 1}" not in live_section
+
+
 def test_the_catalogue_links_every_game_to_its_start_page():
     from games.engine.registry import names_in_order
     html = Client().get(reverse("home")).content.decode()

@@ -150,7 +150,7 @@ def position(game: Game, n: int, observation, turn: dict | None, names: dict[str
         sides.reverse()  # the side whose home row is on top is listed first
     final = n == game.turn and game.is_over
     return {
-        "n": n, "board": bd, "board_template": ui.board_template, "sides": sides,
+        "n": n, "move": gamelog.moves_made(game, n), "board": bd, "board_template": ui.board_template, "sides": sides,
         "top": sides[0], "bottom": sides[-1], "flipped": flipped,
         "row": move_rows(ui, [turn], [before], gamelog.moves_made(game, n - 1))[0] if turn else None,
         "outcome": outcome_line(game) if final else "",

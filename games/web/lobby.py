@@ -19,7 +19,7 @@ from games.engine import load_game, registered_names
 from games.engine.ui import ui_for
 from games.models import Game
 from games.play import seatsession, services, signals
-from games.read import presenters
+from games.read import gamelog, presenters
 from games.web import catalogue
 from games.web.forms import NewGameForm, default_level, quick_data
 
@@ -73,6 +73,7 @@ def game_row(game: Game, own_ids) -> dict:
         "open_sides": [p for p in players if p["open"]],
         "mine": game.id in own_ids,
         "result": result,
+        "moves": gamelog.moves_made(game) if game.status == Game.Status.ACTIVE else 0,
     }
 
 
