@@ -93,6 +93,49 @@ def test_one_click_makes_the_move_unless_this_browser_confirms_moves(people, ser
     expect(page.locator("#board")).not_to_have_attribute("data-turn", "0")
 
 
+SMALLEST = """() => Math.min(...[...document.querySelectorAll('#board [data-pick]')].map(e => {
+    const r = e.getBoundingClientRect(); return Math.min(r.width, r.height); }))"""
+
+
+@pytest.mark.parametrize("device", ["phone", "desktop"])
+def test_zoom_makes_every_place_44_px_where_they_are_smaller(people, server, device):
+    page = people(**(PHONE if device == "phone" else DESKTOP))
+    start(page, server, "hex")
+    zoom = page.locator("#zoom-toggle")
+    expect(zoom).to_be_visible()
+    assert 24 <= page.evaluate(SMALLEST) < 44
+    if device == "phone":
+        zoom.tap()
+    else:  # by keyboard
+        zoom.focus()
+        page.keyboard.press("Enter")
+    expect(zoom).to_have_attribute("aria-pressed", "true")
+    assert page.evaluate(SMALLEST) >= 44
+    wrap = page.locator("#board-wrap")
+    assert wrap.evaluate("w => w.scrollWidth > w.clientWidth")  # the board scrolls in its frame
+    page.screenshot(path=SHOT.format(f"hex-zoomed-{device}"))
+    # A tap still makes the move; the bot's answer redraws the board, zoomed, the frame where it was.
+    scrolled = wrap.evaluate("w => { w.scrollLeft = Math.min(120, w.scrollWidth); return w.scrollLeft; }")
+    assert scrolled > 0
+    key = wrap.evaluate("""w => { const f = w.getBoundingClientRect();
+        return [...w.querySelectorAll('[data-pick].pickable')].find(c => { const r = c.getBoundingClientRect();
+            return r.left > f.left && r.right < f.right && r.top > f.top && r.bottom < f.bottom; }).dataset.pick; }""")
+    cell = page.locator(f'#board [data-pick="{key}"]')  # one in view: clicking it scrolls nothing
+    cell.tap() if device == "phone" else cell.click()
+    expect(page.locator("#board")).to_have_attribute("data-turn", "2")
+    expect(page.locator("#controls-title")).to_contain_text("Your move")
+    assert page.evaluate(SMALLEST) >= 44 and wrap.evaluate("w => w.scrollLeft") == scrolled
+    # Kept in this browser: a new game opens zoomed; pressed again, the board is as before.
+    start(page, server, "hex")
+    expect(zoom).to_have_attribute("aria-pressed", "true")
+    assert page.evaluate(SMALLEST) >= 44
+    zoom.click()
+    expect(zoom).to_have_attribute("aria-pressed", "false")
+    assert page.evaluate(SMALLEST) < 44
+    start(page, server, "tic_tac_toe")  # its squares are big enough: no zoom
+    expect(zoom).to_be_hidden()
+
+
 def test_a_rematch_swaps_the_seats(people, server):
     page = people(**PHONE)
     start(page, server, "tic_tac_toe")
