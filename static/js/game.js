@@ -324,8 +324,9 @@
 
   // ---- zoom: places to tap of 44 px -------------------------------------------------------------------
   // Every board keeps its places to click at 24 CSS px at least (WCAG 2.2's minimum); where they are smaller
-  // than 44 px (its enhanced size: an 11x11 Hex on a phone), Zoom draws the board wide enough for 44 px
-  // places, scrolling in its frame. The frame keeps its scroll position when a move redraws the board.
+  // than 44 px (its enhanced size: an 11x11 Hex on a phone) on a board that allows it (``data-zoomable``: its
+  // frame's lower left corner is free for the button), Zoom draws the board wide enough for 44 px places,
+  // scrolling in its frame. The frame keeps its scroll position when a move redraws the board.
   var ZOOM_TARGET = 44;
   var zoom = { least: null, scroll: null };
   function smallestPick() {
@@ -354,6 +355,7 @@
     var button = document.getElementById("zoom-toggle");
     var wrap = document.getElementById("board-wrap");
     if (!button || !boardEl()) return;
+    if (!boardEl().hasAttribute("data-zoomable")) { button.hidden = true; return; }
     if (!zoomOn()) {
       zoom.least = smallestPick();
       button.hidden = !(zoom.least < ZOOM_TARGET);
