@@ -124,6 +124,8 @@ def test_the_live_list_counts_moves_not_chance_turns():
 
 
 def test_the_catalogue_links_every_game_to_its_start_page():
+    from xml.etree import ElementTree
+
     from games.engine.registry import names_in_order
     html = Client().get(reverse("home")).content.decode()
     for name in names_in_order():
@@ -131,6 +133,10 @@ def test_the_catalogue_links_every_game_to_its_start_page():
         response = Client().get(reverse("board_picture", args=[name]))
         assert response.status_code == 200 and response["Content-Type"] == "image/svg+xml"
         assert response.content.startswith(b"<svg") and b'id="board"' in response.content
+        ElementTree.fromstring(response.content)  # an image: well-formed XML, or the browser shows nothing
+        # Drawn in the page's theme: the dark one's rules (the game's own values) in their own block.
+        light, dark = response.content.decode().split("@media (prefers-color-scheme: dark)")
+        assert "var(" not in dark and dark.count("{") > 3
     assert Client().get("/play/no-such-game/board.svg").status_code == 404
 
 
