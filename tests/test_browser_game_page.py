@@ -160,6 +160,38 @@ def test_a_rematch_swaps_the_seats(people, server):
     expect(page.locator("#controls-title")).to_contain_text("Your move")  # after the bot's first move
 
 
+def test_a_rematch_with_a_person_waits_for_them_to_accept(people, server):
+    host = people(**DESKTOP)
+    start(host, server, "tic_tac_toe", others="invite")
+    guest = people(**PHONE)
+    guest.goto(host.url)
+    guest.get_by_role("button", name="Join as O").click()
+    expect(guest.locator("#game")).to_have_attribute("data-synced", "1")
+    expect(host.locator("#controls-title")).to_contain_text("Your move")
+    guest.once("dialog", lambda dialog: dialog.accept())
+    guest.get_by_role("button", name="Resign").click()
+    old = host.url
+    host.locator("[data-role=rematch]").get_by_role("button", name="Rematch").click()
+    host.wait_for_url(lambda url: url != old and "/games/" in url)
+    # The host waits in the new game, as O, with the invite link; the guest's page offers the seat at once.
+    expect(host.locator("#game-head .seat-chip.o.you")).to_be_visible()
+    expect(host.locator("#invite-link")).to_be_visible()
+    offer = guest.locator(".rematch-offer")
+    expect(offer).to_have_text("X offers a rematch, the seats swapped.")  # the seat the host played
+    accept = guest.locator("[data-role=rematch]").get_by_role("button", name="Accept rematch")
+    expect(accept).to_be_visible()
+    guest.screenshot(path=SHOT.format("rematch-offer-phone"))
+    guest.evaluate("() => window.scrollTo(0, 0)")
+    top, bottom, height = guest.evaluate(IN_VIEW, "[data-role=rematch]")
+    assert bottom <= height, f"the accept button spans {top:.0f}-{bottom:.0f} of {height}"
+    accept.tap()
+    guest.wait_for_url(host.url)
+    expect(guest.locator("#game-head .seat-chip.x.you")).to_be_visible()  # the seats swapped
+    expect(guest.locator("#controls-title")).to_contain_text("Your move")
+    expect(host.locator("#game-head .seat-chip.x")).not_to_contain_text("open seat")
+    host.screenshot(path=SHOT.format("rematch-started-desktop"))
+
+
 def test_the_invitee_sees_which_game_to_join(people, server):
     host = people(**DESKTOP)
     start(host, server, "connect_four", others="invite")

@@ -56,7 +56,9 @@ def _offer(game: Game, ui, viewer_side: str) -> dict | None:
     if offered is None:
         return None
     seats = {s.side: s for s in offered.seats.all()}
-    mine = seats.get(swapped(list(ui.game.info.players), viewer_side))
+    sides = list(ui.game.info.players)
+    mine = seats.get(swapped(sides, viewer_side))
     by = next((s for s in seats.values() if s.kind == Seat.Kind.HUMAN and s.is_claimed and s is not mine), None)
+    before = sides[(sides.index(by.side) - 1) % len(sides)] if by else ""  # the seat they played in this game
     return {"url": offered.get_absolute_url(), "accept": mine is not None and not mine.is_claimed,
-            "by": (by.display_name or ui.seat_name(by.side)) if by else ""}
+            "by": (by.display_name or ui.seat_name(before)) if by else ""}
