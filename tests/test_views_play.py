@@ -123,6 +123,29 @@ def test_the_live_list_counts_moves_not_chance_turns():
     assert game.id in live_section and "move 2" in live_section and f"turn {game.turn + 1}" not in live_section
 
 
+def test_only_a_game_of_bots_made_in_the_lobby_is_paced_for_its_watchers():
+    from datetime import timedelta
+
+    from games.play import botmoves
+    from games.web.lobby import WATCH_PACE
+    watch = Client().post(reverse("quick_start", args=["tic_tac_toe"]), {"how": "watch", "level": "random"})
+    watched = Game.objects.get(pk=watch["Location"].rsplit("/", 1)[-1])
+    play = Client().post(reverse("quick_start", args=["tic_tac_toe"]), {"how": "computer", "level": "random"})
+    played = Game.objects.get(pk=play["Location"].rsplit("/", 1)[-1])
+    api = services.create_game("tic_tac_toe", {"x": "bot:random", "o": "bot:random"}).game
+    assert watched.move_seconds == WATCH_PACE and played.move_seconds is None and api.move_seconds is None
+    # A bot's move waits until a move-time after the turn began; elsewhere it is played at once.
+    began = watched.turn_started
+    assert botmoves.wait_before(watched, began + timedelta(seconds=0.25)) == pytest.approx(WATCH_PACE - 0.25)
+    assert botmoves.wait_before(watched, began + timedelta(seconds=WATCH_PACE + 1)) == 0
+    assert botmoves.wait_before(api, api.turn_started) == 0
+    # Its rematch keeps the pace.
+    from games.play.rematch import rematch
+    services.abort(watched.id)
+    again, _ = rematch(watched.id, None)
+    assert again.game.move_seconds == WATCH_PACE
+
+
 def test_the_catalogue_links_every_game_to_its_start_page():
     from xml.etree import ElementTree
 

@@ -1,6 +1,6 @@
 """Another game after one has ended: the same kind and parameters (or the next puzzle of the game's
 library), the seats swapped (rotated by one in games of three or more), bots kept at their level and their
-time, the browser's seat moved with the swap.
+time (and a watched game of bots its pace), the browser's seat moved with the swap.
 
 Against people, the first player to ask makes the rematch with the others' seats open, and the finished game
 names it (``Game.rematch``, announced so that their pages offer it): each other player who then asks takes
@@ -60,7 +60,7 @@ def rematch(game_id: str, side: str | None, *, preset: str = "", user=None) -> t
         bot_seconds = next((s.bot_seconds for s in seats.values() if s.bot_seconds is not None), None)
         name = seats[side].display_name if side else ""
         created = create_game(game.kind, players, game.turn_seconds, params=params, claim=new_side, user=user,
-                              name=name, bot_seconds=bot_seconds)
+                              name=name, bot_seconds=bot_seconds, move_seconds=game.move_seconds)
         if created.game.status == Game.Status.WAITING and not preset:  # other people to come: offer it to them
             game.rematch = created.game
             game.save(update_fields=["rematch", "updated"])

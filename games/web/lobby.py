@@ -29,6 +29,7 @@ LIST_LIMIT = 20
 LIVE_WITHIN = timedelta(minutes=10)
 OPEN_WITHIN = timedelta(hours=1)
 HOW = ("computer", "friend", "watch")
+WATCH_PACE = 1.0  # seconds between two moves of a game of bots made here: people watch it (API games: no pace)
 
 
 # --- the home page -----------------------------------------------------------------------------------------
@@ -137,16 +138,18 @@ def quick_start(request: HttpRequest, name: str) -> HttpResponse:
 
 def create(request: HttpRequest, form: NewGameForm) -> HttpResponse:
     """A game from a bound lobby form: made, its creator's seat remembered by this browser, and the page of
-    the new game; else the start page with the form and why."""
+    the new game; else the start page with the form and why. A game of bots only is paced for its watchers."""
     if not form.is_valid():
         return _start_page(request, form, options_open=True, status=400)
     data = form.cleaned_data
     side = form.creator_side()
     players = form.players()
     try:
+        bots = [p != "human" for p in players.values()]
         created = services.create_game(
             form.game_name, players, data["turn_seconds"], params=data["params"], claim=side, user=request.user,
-            name=data["name"], bot_seconds=data["bot_seconds"] if any(p != "human" for p in players.values()) else None)
+            name=data["name"], bot_seconds=data["bot_seconds"] if any(bots) else None,
+            move_seconds=WATCH_PACE if all(bots) else None)
     except services.ServiceError as exc:
         form.add_error(None, exc.message)
         return _start_page(request, form, options_open=True, status=exc.status)
