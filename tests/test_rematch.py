@@ -69,6 +69,8 @@ def test_against_a_person_the_rematch_waits_for_the_other_player_to_accept():
     assert new.status == "waiting" and seats["o"].display_name == "ann" and not seats["x"].is_claimed
     old.refresh_from_db()
     assert old.rematch_id == new.id
+    home = Client().get(reverse("home")).content.decode()  # it waits for Bob: not listed for anyone to join
+    assert new.id not in home.split('id="open-games"')[1].split("</section>")[0]
     # Bob's page (as the socket pushes it) offers to accept; Ann's leads to the game that waits for him.
     offer = presenters.live_fragments(old.id, "o")
     assert "ann</strong> offers a rematch" in offer and "Accept rematch" in offer

@@ -39,7 +39,9 @@ def home_context(request: HttpRequest) -> dict:
     own_ids = seatsession.game_ids(request.session)
     now = timezone.now()
     played = Game.objects.filter(source=Game.Source.PLAYED).prefetch_related("seats")
-    open_games = played.filter(status=Game.Status.WAITING, updated__gte=now - OPEN_WITHIN).order_by("-created")
+    # A rematch waits for the players of its game, not for anyone: it is not listed.
+    open_games = (played.filter(status=Game.Status.WAITING, updated__gte=now - OPEN_WITHIN, rematch_of__isnull=True)
+                  .order_by("-created"))
     live_games = played.filter(status=Game.Status.ACTIVE, updated__gte=now - LIVE_WITHIN).order_by("-updated")
     mine = []
     if own_ids:
@@ -106,7 +108,7 @@ def _open_games_of(request: HttpRequest, name: str) -> list[dict]:
     own_ids = seatsession.game_ids(request.session)
     since = timezone.now() - OPEN_WITHIN
     games = (Game.objects.filter(source=Game.Source.PLAYED, status=Game.Status.WAITING, kind=name,
-                                 updated__gte=since).exclude(pk__in=own_ids)
+                                 updated__gte=since, rematch_of__isnull=True).exclude(pk__in=own_ids)
              .prefetch_related("seats").order_by("-created")[:5])
     return [game_row(g, own_ids) for g in games]
 
