@@ -234,10 +234,11 @@ def test_a_game_of_bots_is_shown_a_move_a_second_with_pause_and_speed(people, se
     page.locator("#pace-pause").click()
     expect(page.locator("#pace-pause")).to_have_attribute("aria-pressed", "true")
     held = page.locator("#board").get_attribute("data-turn")
-    page.wait_for_function("() => window.ropasci.queued() >= 1")  # the bots played on: their moves wait
+    # The bots played on (the server's pace: a move a second): their moves wait, to be caught up faster.
+    page.wait_for_function("() => window.ropasci.queued() >= 4", timeout=30_000)
     expect(page.locator("#board")).to_have_attribute("data-turn", held)
     page.screenshot(path=SHOT.format("bots-paused"))
     page.locator("#pace-speed").select_option("4")
     page.locator("#pace-pause").click()
     shown = len(page.evaluate("() => window.shown"))
-    assert max(gaps(shown_after(page, shown, 4))) < 900  # four moves a second
+    assert max(gaps(shown_after(page, shown, 4))) < 900  # four moves a second, while the paused ones last
