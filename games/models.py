@@ -70,6 +70,11 @@ class Game(models.Model):
     turn_started = models.DateTimeField(null=True, blank=True)
     source = models.CharField(max_length=10, choices=Source.choices, default=Source.PLAYED, db_index=True)
     note = models.CharField(max_length=300, blank=True, help_text="e.g. why an imported log stops")
+    move_seconds = models.FloatField(null=True, blank=True, editable=False,
+                                     help_text="Least time between two bot moves: a game of bots made to be watched")
+    rematch = models.OneToOneField("self", null=True, blank=True, on_delete=models.SET_NULL, editable=False,
+                                   related_name="rematch_of",
+                                   help_text="The game one of its players asked to play next, the seats swapped")
     created = models.DateTimeField(auto_now_add=True, db_index=True)
     updated = models.DateTimeField(auto_now=True, db_index=True)
 

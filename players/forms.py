@@ -1,8 +1,8 @@
-"""Sign-up, API key and challenge forms."""
+"""Sign-up, password, API key and challenge forms."""
 from __future__ import annotations
 
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import PasswordChangeForm, SetPasswordForm, UserCreationForm
 
 from games.engine import load_game
 from games.engine.registry import names_in_order
@@ -39,6 +39,22 @@ class SignUpForm(UserCreationForm):
         if username and username.lower() in RESERVED_NAMES:
             raise forms.ValidationError("This name is reserved: choose another.")
         return username
+
+
+class NewPasswordErrorsUnderIt:
+    """A new password's rules (too short, too common) speak of the password: their errors go under it, not
+    under its confirmation as Django's password forms put them (a mismatch stays the confirmation's)."""
+
+    def validate_password_for_user(self, user, password_field_name="new_password2"):
+        super().validate_password_for_user(user, "new_password1")
+
+
+class PasswordChange(NewPasswordErrorsUnderIt, PasswordChangeForm):
+    pass
+
+
+class PasswordSet(NewPasswordErrorsUnderIt, SetPasswordForm):
+    """The new password chosen through a reset link."""
 
 
 class ApiKeyForm(forms.Form):

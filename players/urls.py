@@ -1,10 +1,17 @@
+from django.contrib.auth import views as auth_views
 from django.urls import path
 from django.views.generic import RedirectView
 
 from . import api, views
+from .forms import PasswordChange, PasswordSet
 
 urlpatterns = [
     path("accounts/signup/", views.signup, name="signup"),
+    # Django's own views with forms that put a weak new password's error under it (before its auth.urls).
+    path("accounts/password_change/", auth_views.PasswordChangeView.as_view(form_class=PasswordChange),
+         name="password_change"),
+    path("accounts/reset/<uidb64>/<token>/", auth_views.PasswordResetConfirmView.as_view(form_class=PasswordSet),
+         name="password_reset_confirm"),
     path("accounts/keys/new", views.key_create, name="key_create"),
     path("accounts/keys/<int:key_id>/revoke", views.key_revoke, name="key_revoke"),
     path("players/", RedirectView.as_view(pattern_name="leaderboards"), name="players"),

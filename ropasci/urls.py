@@ -5,8 +5,8 @@ from django.urls import include, path
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("", include("players.urls")),  # first: its account pages stand in for some of auth.urls'
     path("accounts/", include("django.contrib.auth.urls")),
-    path("", include("players.urls")),
     path("", include("tournaments.urls")),
     path("", include("games.api.urls")),
     path("", include("games.web.urls")),

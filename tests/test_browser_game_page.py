@@ -93,6 +93,49 @@ def test_one_click_makes_the_move_unless_this_browser_confirms_moves(people, ser
     expect(page.locator("#board")).not_to_have_attribute("data-turn", "0")
 
 
+SMALLEST = """() => Math.min(...[...document.querySelectorAll('#board [data-pick]')].map(e => {
+    const r = e.getBoundingClientRect(); return Math.min(r.width, r.height); }))"""
+
+
+@pytest.mark.parametrize("device", ["phone", "desktop"])
+def test_zoom_makes_every_place_44_px_where_they_are_smaller(people, server, device):
+    page = people(**(PHONE if device == "phone" else DESKTOP))
+    start(page, server, "hex")
+    zoom = page.locator("#zoom-toggle")
+    expect(zoom).to_be_visible()
+    assert 24 <= page.evaluate(SMALLEST) < 44
+    if device == "phone":
+        zoom.tap()
+    else:  # by keyboard
+        zoom.focus()
+        page.keyboard.press("Enter")
+    expect(zoom).to_have_attribute("aria-pressed", "true")
+    assert page.evaluate(SMALLEST) >= 44
+    wrap = page.locator("#board-wrap")
+    assert wrap.evaluate("w => w.scrollWidth > w.clientWidth")  # the board scrolls in its frame
+    page.screenshot(path=SHOT.format(f"hex-zoomed-{device}"))
+    # A tap still makes the move; the bot's answer redraws the board, zoomed, the frame where it was.
+    scrolled = wrap.evaluate("w => { w.scrollLeft = Math.min(120, w.scrollWidth); return w.scrollLeft; }")
+    assert scrolled > 0
+    key = wrap.evaluate("""w => { const f = w.getBoundingClientRect();
+        return [...w.querySelectorAll('[data-pick].pickable')].find(c => { const r = c.getBoundingClientRect();
+            return r.left > f.left && r.right < f.right && r.top > f.top && r.bottom < f.bottom; }).dataset.pick; }""")
+    cell = page.locator(f'#board [data-pick="{key}"]')  # one in view: clicking it scrolls nothing
+    cell.tap() if device == "phone" else cell.click()
+    expect(page.locator("#board")).to_have_attribute("data-turn", "2")
+    expect(page.locator("#controls-title")).to_contain_text("Your move")
+    assert page.evaluate(SMALLEST) >= 44 and wrap.evaluate("w => w.scrollLeft") == scrolled
+    # Kept in this browser: a new game opens zoomed; pressed again, the board is as before.
+    start(page, server, "hex")
+    expect(zoom).to_have_attribute("aria-pressed", "true")
+    assert page.evaluate(SMALLEST) >= 44
+    zoom.click()
+    expect(zoom).to_have_attribute("aria-pressed", "false")
+    assert page.evaluate(SMALLEST) < 44
+    start(page, server, "tic_tac_toe")  # its squares are big enough: no zoom
+    expect(zoom).to_be_hidden()
+
+
 def test_a_rematch_swaps_the_seats(people, server):
     page = people(**PHONE)
     start(page, server, "tic_tac_toe")
@@ -115,6 +158,38 @@ def test_a_rematch_swaps_the_seats(people, server):
     expect(page.locator("#game-head .seat-chip.o.you")).to_be_visible()  # the other seat now
     expect(page.locator("#game-head .seat-chip.x")).to_contain_text("bot (random)")
     expect(page.locator("#controls-title")).to_contain_text("Your move")  # after the bot's first move
+
+
+def test_a_rematch_with_a_person_waits_for_them_to_accept(people, server):
+    host = people(**DESKTOP)
+    start(host, server, "tic_tac_toe", others="invite")
+    guest = people(**PHONE)
+    guest.goto(host.url)
+    guest.get_by_role("button", name="Join as O").click()
+    expect(guest.locator("#game")).to_have_attribute("data-synced", "1")
+    expect(host.locator("#controls-title")).to_contain_text("Your move")
+    guest.once("dialog", lambda dialog: dialog.accept())
+    guest.get_by_role("button", name="Resign").click()
+    old = host.url
+    host.locator("[data-role=rematch]").get_by_role("button", name="Rematch").click()
+    host.wait_for_url(lambda url: url != old and "/games/" in url)
+    # The host waits in the new game, as O, with the invite link; the guest's page offers the seat at once.
+    expect(host.locator("#game-head .seat-chip.o.you")).to_be_visible()
+    expect(host.locator("#invite-link")).to_be_visible()
+    offer = guest.locator(".rematch-offer")
+    expect(offer).to_have_text("X offers a rematch, the seats swapped.")  # the seat the host played
+    accept = guest.locator("[data-role=rematch]").get_by_role("button", name="Accept rematch")
+    expect(accept).to_be_visible()
+    guest.screenshot(path=SHOT.format("rematch-offer-phone"))
+    guest.evaluate("() => window.scrollTo(0, 0)")
+    top, bottom, height = guest.evaluate(IN_VIEW, "[data-role=rematch]")
+    assert bottom <= height, f"the accept button spans {top:.0f}-{bottom:.0f} of {height}"
+    accept.tap()
+    guest.wait_for_url(host.url)
+    expect(guest.locator("#game-head .seat-chip.x.you")).to_be_visible()  # the seats swapped
+    expect(guest.locator("#controls-title")).to_contain_text("Your move")
+    expect(host.locator("#game-head .seat-chip.x")).not_to_contain_text("open seat")
+    host.screenshot(path=SHOT.format("rematch-started-desktop"))
 
 
 def test_the_invitee_sees_which_game_to_join(people, server):
@@ -159,10 +234,11 @@ def test_a_game_of_bots_is_shown_a_move_a_second_with_pause_and_speed(people, se
     page.locator("#pace-pause").click()
     expect(page.locator("#pace-pause")).to_have_attribute("aria-pressed", "true")
     held = page.locator("#board").get_attribute("data-turn")
-    page.wait_for_function("() => window.ropasci.queued() >= 1")  # the bots played on: their moves wait
+    # The bots played on (the server's pace: a move a second): their moves wait, to be caught up faster.
+    page.wait_for_function("() => window.ropasci.queued() >= 4", timeout=30_000)
     expect(page.locator("#board")).to_have_attribute("data-turn", held)
     page.screenshot(path=SHOT.format("bots-paused"))
     page.locator("#pace-speed").select_option("4")
     page.locator("#pace-pause").click()
     shown = len(page.evaluate("() => window.shown"))
-    assert max(gaps(shown_after(page, shown, 4))) < 900  # four moves a second
+    assert max(gaps(shown_after(page, shown, 4))) < 900  # four moves a second, while the paused ones last

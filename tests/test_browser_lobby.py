@@ -116,6 +116,28 @@ def test_a_friend_gets_an_invite_and_the_computer_plays_to_watch(people, server)
     page.screenshot(path=SHOT.format("lists-desktop"))
 
 
+def test_a_watched_game_of_bots_plays_a_move_a_second_on_the_server(people, server):
+    """Made to be watched, a game of instant bots (Tic-tac-toe's perfect ones) moves at a pace people can follow
+    for every viewer, however late they come: the server plays a move a second. The API's games of bots keep
+    their speed (tests/test_views_play.py)."""
+    import time
+
+    from tests.liveserver import api_call
+    page = people(**VIEWS["phone"])
+    page.goto(server.url + "/play/tic_tac_toe")
+    page.locator("[data-role=watch]").tap()
+    page.wait_for_url(re.compile(r"/games/\w+$"))
+    game_id = page.url.rsplit("/", 1)[-1]
+    seen = []
+    for n in range(1, 5):  # a latecomer's long-poll: each turn as the server resolves it
+        status, game = api_call(server.url, f"/api/games/{game_id}?wait_turn={n}")
+        assert status == 200 and game["status"] == "active", game
+        seen.append((game["turn"], time.monotonic()))
+    assert [t for t, _ in seen] == [1, 2, 3, 4]
+    gaps = [b - a for (_, a), (_, b) in zip(seen, seen[1:])]
+    assert min(gaps) > 0.8, gaps
+
+
 def test_more_options_hold_the_full_form_one_click_away(people, server):
     page = people(**VIEWS["phone"])
     page.goto(server.url + "/play/sim")

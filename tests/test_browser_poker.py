@@ -7,6 +7,8 @@ The game is made by posting the lobby's form from the page (its cookies hold the
 """
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -22,11 +24,13 @@ MEASURE = """() => {
   const box = el => { const r = el.getBoundingClientRect(); return {x: r.x, y: r.y, w: r.width, h: r.height}; };
   const seats = [...document.querySelectorAll('#board .seat')].map(s => ({
     texts: [...s.querySelectorAll('text')].map(t => ({size: parseFloat(getComputedStyle(t).fontSize)
-      * t.getScreenCTM().a, text: t.textContent})),
+      * t.getScreenCTM().a, text: t.textContent, box: box(t), bet: !!t.closest('.bet')})),
     plate: box(s.querySelector('.plate')), name: box(s.querySelector('.name'))}));
   const cards = [...document.querySelectorAll('#board .card .card-bg')].map(c => box(c).w);
+  const ranks = [...document.querySelectorAll('#board .card .rank')].map(t =>
+    parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a);
   const dealer = document.querySelector('#board .dealer circle');
-  return {seats, cards, dealer: dealer && box(dealer)};
+  return {seats, cards, ranks, dealer: dealer && box(dealer)};
 }"""
 
 
@@ -57,11 +61,16 @@ def test_the_poker_table_is_readable_and_its_buttons_tappable(people, server, si
     page.screenshot(path=SHOT.format(size, scheme), full_page=True)
     seen = page.evaluate(MEASURE)
     smallest = min(t["size"] for s in seen["seats"] for t in s["texts"])
+    assert smallest >= 13, seen["seats"]
     if size == "desktop":
-        assert smallest >= 13, seen["seats"]
         assert min(seen["cards"]) >= 40, seen["cards"]
-    else:
-        assert smallest >= 8, seen["seats"]  # and the seat table under the board repeats them in the page's font
+    else:  # narrower cards, their faces grown: a rank of 14 px at least
+        assert min(seen["ranks"]) >= 14, seen["ranks"]
+    for s in seen["seats"]:  # every word on its plate
+        p = s["plate"]
+        for t in s["texts"]:
+            b = t["box"]
+            assert t["bet"] or (b["x"] >= p["x"] - 1 and b["x"] + b["w"] <= p["x"] + p["w"] + 1), (t["text"], b, p)
     assert seen["dealer"] and not any(overlaps(seen["dealer"], s["name"]) for s in seen["seats"])
     assert not any(overlaps(seen["dealer"], s["plate"]) for s in seen["seats"])
     for button in page.locator("#controls [data-step]:visible").all():

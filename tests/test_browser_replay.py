@@ -97,7 +97,7 @@ def test_keyboard_navigation(watched, server, game_id, export):
     expect_turn(page, 6)
     page.keyboard.press("ArrowLeft")
     expect_turn(page, 5)
-    expect(page.locator("#turn-counter")).to_have_text(f"Turn 5 / {total}")
+    expect(page.locator("#turn-counter")).to_have_text(f"Move 5 / {total}")
     page.keyboard.press("End")
     expect_turn(page, total)
     expect(page.locator("#ctl-next")).to_be_disabled()
@@ -294,7 +294,7 @@ def test_live_replay_follows_new_turns(watched, server):
         _post(server, f"/api/games/{game_id}/actions", {"turn": n, "action": lower}, tokens["lower"])
         expect(page.locator("#board")).to_have_attribute("data-turn", str(n), timeout=15000)
         expect(page.locator(f'#move-list li[data-turn="{n}"]')).to_be_visible()
-        expect(page.locator("#turn-counter")).to_have_text(f"Turn {n} / {n}")
+        expect(page.locator("#turn-counter")).to_have_text(f"Move {n} / {n}")
     expect(page.locator("#board .token")).to_have_count(2)
     # Looking back does not get pulled forward; the list still grows.
     page.keyboard.press("Home")
@@ -307,6 +307,29 @@ def test_live_replay_follows_new_turns(watched, server):
     page.keyboard.press("End")
     expect_turn(page, 3)
     assert not page.errors, page.errors
+
+
+def test_the_counter_counts_moves_not_chance_turns(watched, server):
+    """2048's new tiles are chance turns: the replay counts the slides, as people do."""
+    created = _post(server, "/api/games", {"game": "2048", "players": {"player": "human"}})
+    game_id, token = created["id"], created["seats"]["player"]["token"]
+    request = urllib.request.Request(f"{server.url}/api/games/{game_id}", headers={"Authorization": f"Seat {token}"})
+    with _opener.open(request, timeout=10) as response:
+        game = json.loads(response.read())
+    played = _post(server, f"/api/games/{game_id}/actions",
+                   {"turn": game["turn"] + 1, "action": game["legal_actions"][0]}, token)["game"]
+    assert played["turn"] > 2
+    watched.goto(f"{server.url}/games/{game_id}/replay")
+    expect(watched.locator("#turn-counter")).to_have_text("Move 1 / 1")
+    watched.keyboard.press("Home")
+    expect(watched.locator("#turn-counter")).to_have_text("Start / 1")
+    watched.keyboard.press("ArrowRight")  # a first tile: no move yet
+    expect_turn(watched, 1)
+    expect(watched.locator("#turn-counter")).to_have_text("Start / 1")
+    watched.keyboard.press("End")
+    expect_turn(watched, played["turn"])
+    expect(watched.locator("#turn-counter")).to_have_text("Move 1 / 1")
+    assert watched.errors == []
 
 
 def test_embed_works_in_a_frame(watched, server, game_id):

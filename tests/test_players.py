@@ -216,6 +216,22 @@ def test_a_weak_password_is_named_under_the_password_not_its_confirmation():
     assert re.search(r'id="id_password2_error">[^<]*didn.t match', html)  # a mismatch is the confirmation's
 
 
+def test_a_weak_new_password_is_named_under_it_when_changed():
+    user = make_user("fred")
+    c = Client()
+    c.force_login(user)
+    html = c.post(reverse("password_change"), {"old_password": PASSWORD, "new_password1": "abc",
+                                               "new_password2": "abc"}).content.decode()
+    assert re.search(r'id="id_new_password1_error">[^<]*too short', html)
+    assert 'id="id_new_password2_error"' not in html and 'id="id_old_password_error"' not in html
+    html = c.post(reverse("password_change"), {"old_password": "wrong", "new_password1": PASSWORD + "x",
+                                               "new_password2": PASSWORD + "y"}).content.decode()
+    assert re.search(r'id="id_old_password_error">[^<]*incorrectly', html)
+    assert re.search(r'id="id_new_password2_error">[^<]*didn.t match', html)
+    user.refresh_from_db()
+    assert user.check_password(PASSWORD)  # nothing changed
+
+
 def test_sign_up_claims_this_browsers_anonymous_games():
     from games.read import presenters
     c = Client()
@@ -268,6 +284,8 @@ def test_password_reset_by_email():
     link = re.search(r"http://testserver(/accounts/reset/\S+/)", message.body).group(1)
     response = c.get(link, follow=True)
     assert "Choose a new password" in response.content.decode()
+    weak = c.post(response.redirect_chain[-1][0], {"new_password1": "abc", "new_password2": "abc"})
+    assert re.search(r'id="id_new_password1_error">[^<]*too short', weak.content.decode())
     response = c.post(response.redirect_chain[-1][0], {"new_password1": "another-secret-77",
                                                        "new_password2": "another-secret-77"}, follow=True)
     assert "Your new password is set" in response.content.decode()

@@ -56,6 +56,37 @@ def test_the_rematch_button_takes_the_browser_to_its_new_seat():
     assert client.post(reverse("rematch", args=[old.id]), HTTP_HX_REQUEST="true")["HX-Redirect"].startswith("/games/")
 
 
+def test_against_a_person_the_rematch_waits_for_the_other_player_to_accept():
+    a, b = Client(), Client()
+    a.post(reverse("new_game"), {"game": "tic_tac_toe", "seat_x": "me", "seat_o": "invite", "name": "ann"})
+    old = Game.objects.get()
+    b.post(reverse("join", args=[old.id]), {"side": "o", "name": "bob"})
+    b.post(reverse("resign", args=[old.id]), {"confirm": "yes"})
+    assert 'data-role="rematch"' in b.get(old.get_absolute_url()).content.decode()
+    a.post(reverse("rematch", args=[old.id]))
+    new = Game.objects.exclude(pk=old.id).get()
+    seats = {s.side: s for s in new.seats.all()}
+    assert new.status == "waiting" and seats["o"].display_name == "ann" and not seats["x"].is_claimed
+    old.refresh_from_db()
+    assert old.rematch_id == new.id
+    home = Client().get(reverse("home")).content.decode()  # it waits for Bob: not listed for anyone to join
+    assert new.id not in home.split('id="open-games"')[1].split("</section>")[0]
+    # Bob's page (as the socket pushes it) offers to accept; Ann's leads to the game that waits for him.
+    offer = presenters.live_fragments(old.id, "o")
+    assert "ann</strong> offers a rematch" in offer and "Accept rematch" in offer
+    mine = a.get(old.get_absolute_url()).content.decode()
+    assert f'href="{new.get_absolute_url()}" data-role="rematch"' in mine and "Accept rematch" not in mine
+    assert a.post(reverse("rematch", args=[old.id]))["Location"] == new.get_absolute_url()  # no second game
+    response = b.post(reverse("rematch", args=[old.id]))
+    assert response["Location"] == new.get_absolute_url() and Game.objects.count() == 2
+    new.refresh_from_db()
+    seats = {s.side: s for s in new.seats.all()}
+    assert new.status == "active" and seats["x"].display_name == "bob"
+    assert "You play <strong>X</strong>" in b.get(new.get_absolute_url()).content.decode()
+    # Once it has started, the old game's page leads to it, and a new request makes a new one.
+    assert "Accept rematch" not in presenters.live_fragments(old.id, "o")
+
+
 def test_a_puzzle_offers_the_next_one_and_the_library():
     ui = ui_for(load_game("ropasci_puzzle"))
     first, second = ui.presets()[:2]
@@ -76,5 +107,11 @@ def test_a_tournament_game_links_back_to_its_tournament():
     game = Game.objects.filter(tournament_game__pairing__tournament=tournament).first()
     services.abort(game.id)
     game.refresh_from_db()
-    links = after_game(game, ui_for(load_game("tic_tac_toe")), None)["after_links"]
-    assert links == [{"url": tournament.get_absolute_url(), "text": "Back to the tournament (Cup)", "role": "tournament"}]
+    offered = after_game(game, ui_for(load_game("tic_tac_toe")), None)
+    assert offered["after_links"] == [{"url": tournament.get_absolute_url(), "text": "Back to the tournament (Cup)",
+                                       "role": "tournament", "decides_next": True}]
+    # The tournament decides the pairings: no rematch, even of its games of bots.
+    assert offered["rematch_url"] == "" and 'data-role="rematch"' not in presenters.live_fragments(game.id, None)
+    games = Game.objects.count()
+    response = Client().post(reverse("rematch", args=[game.id]))
+    assert response.status_code == 302 and Game.objects.count() == games

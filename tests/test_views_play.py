@@ -111,7 +111,44 @@ def test_the_lists_name_each_game_and_leave_out_abandoned_ones():
     assert waiting.id in open_section and "Connect Four" in open_section and old.id not in open_section
 
 
+def test_the_live_list_counts_moves_not_chance_turns():
+    """2048's new tiles are chance turns: after one slide the list says "move 2", not the turn number."""
+    created = services.create_game("2048", {"player": "human"}, claim="player")
+    game = Game.objects.get(pk=created.game.id)
+    state = services.current_state(game)
+    action = state.legal_actions("player")[0]
+    game, _ = services.submit_action(game.id, created.tokens["player"], game.turn + 1, action)
+    assert game.turn > 2  # the first tiles, the slide, a new tile
+    live_section = Client().get(reverse("home")).content.decode().split('id="live-games"')[1].split("</section>")[0]
+    assert game.id in live_section and "move 2" in live_section and f"turn {game.turn + 1}" not in live_section
+
+
+def test_only_a_game_of_bots_made_in_the_lobby_is_paced_for_its_watchers():
+    from datetime import timedelta
+
+    from games.play import botmoves
+    from games.web.lobby import WATCH_PACE
+    watch = Client().post(reverse("quick_start", args=["tic_tac_toe"]), {"how": "watch", "level": "random"})
+    watched = Game.objects.get(pk=watch["Location"].rsplit("/", 1)[-1])
+    play = Client().post(reverse("quick_start", args=["tic_tac_toe"]), {"how": "computer", "level": "random"})
+    played = Game.objects.get(pk=play["Location"].rsplit("/", 1)[-1])
+    api = services.create_game("tic_tac_toe", {"x": "bot:random", "o": "bot:random"}).game
+    assert watched.move_seconds == WATCH_PACE and played.move_seconds is None and api.move_seconds is None
+    # A bot's move waits until a move-time after the turn began; elsewhere it is played at once.
+    began = watched.turn_started
+    assert botmoves.wait_before(watched, began + timedelta(seconds=0.25)) == pytest.approx(WATCH_PACE - 0.25)
+    assert botmoves.wait_before(watched, began + timedelta(seconds=WATCH_PACE + 1)) == 0
+    assert botmoves.wait_before(api, api.turn_started) == 0
+    # Its rematch keeps the pace.
+    from games.play.rematch import rematch
+    services.abort(watched.id)
+    again, _ = rematch(watched.id, None)
+    assert again.game.move_seconds == WATCH_PACE
+
+
 def test_the_catalogue_links_every_game_to_its_start_page():
+    from xml.etree import ElementTree
+
     from games.engine.registry import names_in_order
     html = Client().get(reverse("home")).content.decode()
     for name in names_in_order():
@@ -119,6 +156,10 @@ def test_the_catalogue_links_every_game_to_its_start_page():
         response = Client().get(reverse("board_picture", args=[name]))
         assert response.status_code == 200 and response["Content-Type"] == "image/svg+xml"
         assert response.content.startswith(b"<svg") and b'id="board"' in response.content
+        ElementTree.fromstring(response.content)  # an image: well-formed XML, or the browser shows nothing
+        # Drawn in the page's theme: the dark one's rules (the game's own values) in their own block.
+        light, dark = response.content.decode().split("@media (prefers-color-scheme: dark)")
+        assert "var(" not in dark and dark.count("{") > 3
     assert Client().get("/play/no-such-game/board.svg").status_code == 404
 
 

@@ -1,5 +1,6 @@
 """The link back to its tournament on a finished tournament game's page (registered with
-``games.read.aftergame`` in ``apps.py``: the games core knows no tournament)."""
+``games.read.aftergame`` in ``apps.py``: the games core knows no tournament); the tournament decides who plays
+next, so the page offers no rematch."""
 from __future__ import annotations
 
 from .models import TournamentGame
@@ -11,4 +12,4 @@ def back_to_tournament(game) -> list[dict]:
         return []
     tournament = played.pairing.tournament
     return [{"url": tournament.get_absolute_url(), "text": f"Back to the tournament ({tournament.name})",
-             "role": "tournament"}]
+             "role": "tournament", "decides_next": True}]

@@ -85,11 +85,28 @@ def _delivered(key, future) -> None:
         threading.Thread(target=_submit_bot_move, args=(key, future), daemon=True).start()
 
 
+def _later(seconds: float, key, future) -> None:
+    """Deliver the move again once ``seconds`` have passed (a watched game's pace), blocking no thread."""
+    if loop.running():
+        loop.call_soon(lambda: loop.MAIN_LOOP.call_later(seconds, _delivered, key, future))
+    else:
+        threading.Timer(seconds, _submit_bot_move, args=(key, future)).start()
+
+
 def _submit_bot_move(key, future) -> None:
+    from django.utils import timezone
+
+    from games.models import Game
     from games.play import services
     game_id, side, turn = key
+    wait = 0.0
     try:
         action = future.result()
+        game = Game.objects.filter(pk=game_id).first()
+        wait = botmoves.wait_before(game, timezone.now()) if game is not None else 0.0
+        if wait > 0:
+            _later(wait, key, future)  # still in flight: the same move, played when due
+            return
         services.submit_bot_action(game_id, side, turn, action)
     except services.ServiceError as exc:  # the game moved on (aborted, resigned, timed out)
         log.info("bot move for %s not used: %s", key, exc.message)
@@ -100,8 +117,9 @@ def _submit_bot_move(key, future) -> None:
     else:
         failed = False
     finally:
-        with _lock:
-            _inflight.discard(key)
+        if not wait:
+            with _lock:
+                _inflight.discard(key)
         close_old_connections()
     if failed:  # e.g. a database lock timeout under load: try again, a few times
         _failures[key] = _failures.get(key, 0) + 1

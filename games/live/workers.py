@@ -11,8 +11,10 @@ lost with a worker that died mid-move is sent again by a web server's sweep once
 from __future__ import annotations
 
 import logging
+import time
 
 from channels.consumer import SyncConsumer
+from django.utils import timezone
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +35,7 @@ class BotMoveWorker(SyncConsumer):
         try:
             action = choose_action(game.kind, turns, side, seat.bot_level, botmoves.bot_seconds(seat),
                                    params=game.params)
+            time.sleep(botmoves.wait_before(game, timezone.now()))  # a watched game's pace (this worker's one move)
             services.submit_bot_action(game_id, side, turn, action)
             log.info("bot move %s/%s/%s played by worker %s", game_id, side, turn, self.channel_name)
         except services.ServiceError as exc:

@@ -1,5 +1,7 @@
 """When a server bot is to move: the one answer to "is this bot move due", for the in-process pool, the
-channel-layer workers and the sweep alike, and how long the bot may think."""
+channel-layer workers and the sweep alike, how long the bot may think, and how long its move waits in a game
+of bots made to be watched (``Game.move_seconds``: a move a second, the pace people can follow, for every
+viewer however late they come; other games' bots answer as soon as they have chosen)."""
 from __future__ import annotations
 
 from datetime import datetime
@@ -36,6 +38,14 @@ def stalled_games(before: datetime) -> set[str]:
     # waiting_on's rule: a seat to act is waited on unless it has chosen in a simultaneous turn.
     return {game_id for game_id, side, to_act, chosen in rows
             if side in (to_act or []) and not (chosen and len(to_act) > 1)}
+
+
+def wait_before(game: Game, now: datetime) -> float:
+    """Seconds a bot move chosen ``now`` waits before it is played: until ``move_seconds`` after the turn in
+    play began (0: at once)."""
+    if not game.move_seconds or game.turn_started is None:
+        return 0.0
+    return max(0.0, game.move_seconds - (now - game.turn_started).total_seconds())
 
 
 def bot_seconds(seat: Seat) -> float | None:

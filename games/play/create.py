@@ -60,10 +60,11 @@ BOT_SECONDS_RANGE = (0.1, 10.0)
 
 def create_game(kind: str | None = None, players: dict | None = None, turn_seconds: int | None = None, *,
                 params: dict | None = None, claim: str | None = "all", user=None, name: str = "",
-                bot_seconds: float | None = None) -> Created:
+                bot_seconds: float | None = None, move_seconds: float | None = None) -> Created:
     """Create a game. ``claim="all"`` hands out a token for every human seat (API), ``claim=SIDE`` only
     for that side (the creator in the browser; other human seats stay open for an invitee).
-    ``bot_seconds``: the bots' thinking time per move (None: each level's default). ``kind`` None: the
+    ``bot_seconds``: the bots' thinking time per move (None: each level's default). ``move_seconds``: the
+    least time between two bot moves (a game of bots made to be watched; None: as fast as they play). ``kind`` None: the
     registry's first game."""
     if kind is None:
         kind = default_name()
@@ -85,7 +86,7 @@ def create_game(kind: str | None = None, players: dict | None = None, turn_secon
     with transaction.atomic():
         state = eg.new_initial_state()
         game = Game.objects.create(kind=kind, params=dict(eg.params), turn_seconds=turn_seconds,
-                                   state=state.to_json(), to_act=state.players_to_act())
+                                   state=state.to_json(), to_act=state.players_to_act(), move_seconds=move_seconds)
         for side in sides:
             kind_, level = specs[side]
             seat = Seat(game=game, side=side, kind=kind_, bot_level=level,

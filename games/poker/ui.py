@@ -7,7 +7,7 @@ page offers buttons. The labels carry the amounts when ``action_path`` is given 
 also spells them out for the seat to act.
 
 ``board(...)`` returns (for the template): ``turn``, ``view_box``, ``table`` (the oval: ``cx``, ``cy``,
-``rx``, ``ry``), ``heading`` (two lines: hand and street, blinds; top left), ``seats`` (``name``, ``x``, ``y``
+``rx``, ``ry``), ``heading`` (two lines: hand and street, blinds; top left), ``seats`` (``name``, ``you`` (the viewer's: the name adds "(you)"), ``x``, ``y``
 (plate top left), ``w``, ``h``, ``nx``, ``ny`` (the name), ``tx``, ``ty2``, ``ty3`` (chips and status, right
 of the cards), ``cls``, ``label``, ``chips``, ``status``, ``cards`` (card dicts), ``bet`` (None or ``x``,
 ``y``, ``amount``)), ``cards`` (every card drawn: the board's, then the seats'), ``slots`` (the board's
@@ -187,7 +187,7 @@ class UI(GameUI):
                     bx, by = sx + (1 if sx < cx else -1) * (PLATE_W / 2 + 17), sy + vy * (PLATE_H / 2 + 17)
                 button = {"x": f"{bx:.1f}", "y": f"{by:.1f}", "label": f"Dealer button: {self.seat_name(d['seat'])}"}
             text_x = x + 6 + 2 * (SMALL[0] + 4) + 4
-            drawn.append({"name": self.seat_name(d["seat"]) + (" (you)" if you else ""), "x": f"{x:.1f}",
+            drawn.append({"name": self.seat_name(d["seat"]), "you": you, "x": f"{x:.1f}",
                           "y": f"{y:.1f}", "w": PLATE_W, "h": PLATE_H, "nx": f"{x + 8:.1f}", "ny": f"{y + 19:.1f}",
                           "tx": f"{text_x:.1f}", "ty2": f"{y + 58:.1f}", "ty3": f"{y + 90:.1f}",
                           "cls": " ".join(cls), "label": label, "chips": d["chips"],

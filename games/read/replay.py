@@ -122,12 +122,13 @@ def move_rows(ui, turns: list[dict], observations: list, moves_before: int = 0) 
         before = observations[i] if i < len(observations) else None
         moved = gamelog.is_move(t["actions"])
         moves += moved
+        said = [{"side": side, "label": ui.seat_name(side), "words": ui.action_words(side, action, before)}
+                if side != CHANCE else {"side": side, "label": "Chance", "words": ui.chance_words(action)}
+                for side, action in t["actions"].items() if side in ui.game.info.players or side == CHANCE]
+        told = {m["words"].lower() for m in said}  # an event that says again what the move says is left out
         rows.append({
-            "number": t["number"], "move": moves if moved else None,
-            "moves": [{"side": side, "label": ui.seat_name(side), "words": ui.action_words(side, action, before)}
-                      if side != CHANCE else {"side": side, "label": "Chance", "words": ui.chance_words(action)}
-                      for side, action in t["actions"].items() if side in ui.game.info.players or side == CHANCE],
-            "battles": [w for w in (ui.event_words(e) for e in t["events"]) if w],
+            "number": t["number"], "move": moves if moved else None, "moves": said,
+            "battles": [w for w in (ui.event_words(e) for e in t["events"]) if w and w.lower() not in told],
         })
     return rows
 
@@ -150,7 +151,7 @@ def position(game: Game, n: int, observation, turn: dict | None, names: dict[str
         sides.reverse()  # the side whose home row is on top is listed first
     final = n == game.turn and game.is_over
     return {
-        "n": n, "board": bd, "board_template": ui.board_template, "sides": sides,
+        "n": n, "move": gamelog.moves_made(game, n), "board": bd, "board_template": ui.board_template, "sides": sides,
         "top": sides[0], "bottom": sides[-1], "flipped": flipped,
         "row": move_rows(ui, [turn], [before], gamelog.moves_made(game, n - 1))[0] if turn else None,
         "outcome": outcome_line(game) if final else "",

@@ -3,7 +3,9 @@ the small picture of its board at the start, drawn by the game's own board templ
 
 Both depend only on the code, so each is made once per process. The picture is a standalone SVG with the
 game's board stylesheet flattened into it (``games.web.previewcss``, as the share previews do): an ``<img>``
-keeps the home page light, and the pictures' ids and styles apart from one another and from the page."""
+keeps the home page light, and the pictures' ids and styles apart from one another and from the page. The
+dark theme's flattened rules come in a ``prefers-color-scheme: dark`` block, which an ``<img>`` follows as the
+page does."""
 from __future__ import annotations
 
 import random
@@ -63,4 +65,5 @@ def board_picture(name: str) -> bytes:
     board = render_to_string(ui.board_template, {"board": ui.board(first_position(ui.game)),
                                                  "board_label": ui.game.info.title})
     return render_to_string("games/catalogue_board.svg", {
-        "board": board, "board_css": previewcss.board_css(ui.stylesheet), "size": PICTURE}).encode("utf-8")
+        "board": board, "board_css": previewcss.board_css(ui.stylesheet),
+        "board_css_dark": previewcss.board_css(ui.stylesheet, dark=True), "size": PICTURE}).encode("utf-8")

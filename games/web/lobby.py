@@ -19,7 +19,7 @@ from games.engine import load_game, registered_names
 from games.engine.ui import ui_for
 from games.models import Game
 from games.play import seatsession, services, signals
-from games.read import presenters
+from games.read import gamelog, presenters
 from games.web import catalogue
 from games.web.forms import NewGameForm, default_level, quick_data
 
@@ -29,6 +29,7 @@ LIST_LIMIT = 20
 LIVE_WITHIN = timedelta(minutes=10)
 OPEN_WITHIN = timedelta(hours=1)
 HOW = ("computer", "friend", "watch")
+WATCH_PACE = 1.0  # seconds between two moves of a game of bots made here: people watch it (API games: no pace)
 
 
 # --- the home page -----------------------------------------------------------------------------------------
@@ -38,7 +39,9 @@ def home_context(request: HttpRequest) -> dict:
     own_ids = seatsession.game_ids(request.session)
     now = timezone.now()
     played = Game.objects.filter(source=Game.Source.PLAYED).prefetch_related("seats")
-    open_games = played.filter(status=Game.Status.WAITING, updated__gte=now - OPEN_WITHIN).order_by("-created")
+    # A rematch waits for the players of its game, not for anyone: it is not listed.
+    open_games = (played.filter(status=Game.Status.WAITING, updated__gte=now - OPEN_WITHIN, rematch_of__isnull=True)
+                  .order_by("-created"))
     live_games = played.filter(status=Game.Status.ACTIVE, updated__gte=now - LIVE_WITHIN).order_by("-updated")
     mine = []
     if own_ids:
@@ -73,6 +76,7 @@ def game_row(game: Game, own_ids) -> dict:
         "open_sides": [p for p in players if p["open"]],
         "mine": game.id in own_ids,
         "result": result,
+        "moves": gamelog.moves_made(game) if game.status == Game.Status.ACTIVE else 0,
     }
 
 
@@ -104,7 +108,7 @@ def _open_games_of(request: HttpRequest, name: str) -> list[dict]:
     own_ids = seatsession.game_ids(request.session)
     since = timezone.now() - OPEN_WITHIN
     games = (Game.objects.filter(source=Game.Source.PLAYED, status=Game.Status.WAITING, kind=name,
-                                 updated__gte=since).exclude(pk__in=own_ids)
+                                 updated__gte=since, rematch_of__isnull=True).exclude(pk__in=own_ids)
              .prefetch_related("seats").order_by("-created")[:5])
     return [game_row(g, own_ids) for g in games]
 
@@ -136,16 +140,18 @@ def quick_start(request: HttpRequest, name: str) -> HttpResponse:
 
 def create(request: HttpRequest, form: NewGameForm) -> HttpResponse:
     """A game from a bound lobby form: made, its creator's seat remembered by this browser, and the page of
-    the new game; else the start page with the form and why."""
+    the new game; else the start page with the form and why. A game of bots only is paced for its watchers."""
     if not form.is_valid():
         return _start_page(request, form, options_open=True, status=400)
     data = form.cleaned_data
     side = form.creator_side()
     players = form.players()
     try:
+        bots = [p != "human" for p in players.values()]
         created = services.create_game(
             form.game_name, players, data["turn_seconds"], params=data["params"], claim=side, user=request.user,
-            name=data["name"], bot_seconds=data["bot_seconds"] if any(p != "human" for p in players.values()) else None)
+            name=data["name"], bot_seconds=data["bot_seconds"] if any(bots) else None,
+            move_seconds=WATCH_PACE if all(bots) else None)
     except services.ServiceError as exc:
         form.add_error(None, exc.message)
         return _start_page(request, form, options_open=True, status=exc.status)

@@ -1,7 +1,8 @@
 """A game's board stylesheet as plain CSS that a rasteriser (CairoSVG, for share previews) understands: the
 light theme only (``@media`` blocks dropped) and every ``var(--name)`` replaced by its value, taken from the
-game's stylesheet or the site's (``static/css/site.css``). The game keeps one stylesheet for pages and
-previews alike."""
+game's stylesheet or the site's (``static/css/site.css``); and the same in the dark theme (the ``prefers-color-
+scheme: dark`` blocks' rules and values winning), for pictures a browser shows (the catalogue's). The game
+keeps one stylesheet for pages and previews alike."""
 from __future__ import annotations
 
 import re
@@ -64,6 +65,21 @@ def _mix(m: re.Match) -> str:
     return "#" + "".join(f"{round(x * p + y * (1 - p)):02x}" for x, y in zip(a, b))
 
 
+_DARK = re.compile(r"@media\s*\(\s*prefers-color-scheme\s*:\s*dark\s*\)\s*\{")
+
+
+def _dark_blocks(css: str) -> str:
+    """The rules inside ``css``'s ``@media (prefers-color-scheme: dark)`` blocks."""
+    out = []
+    for m in _DARK.finditer(css):
+        depth, j = 1, m.end()
+        while j < len(css) and depth:
+            depth += {"{": 1, "}": -1}.get(css[j], 0)
+            j += 1
+        out.append(css[m.end():j - 1])
+    return "\n".join(out)
+
+
 _BLOCK = re.compile(r"([^{}]+)\{([^{}]*)\}")
 _STROKE = re.compile(r"(?<![\w-])(?:paint-order|stroke|stroke-width)\s*:[^;{}]*;?")
 
@@ -77,11 +93,16 @@ def _halo_off(m: re.Match) -> str:
     return m[1] + "{" + _STROKE.sub("", body) + "}"
 
 
-def flatten(rules_css: str, variables_css: str = "") -> str:
-    """``rules_css`` with custom properties resolved from both texts (first declaration wins)."""
+def flatten(rules_css: str, variables_css: str = "", *, dark: bool = False) -> str:
+    """``rules_css`` with custom properties resolved from both texts (first declaration wins); ``dark``: the
+    dark theme's, its blocks' rules after the others and its values first."""
     rules, extra = _without_at_blocks(rules_css), _without_at_blocks(variables_css)
+    first = ""
+    if dark:
+        first = _dark_blocks(rules_css) + "\n" + _dark_blocks(variables_css)
+        rules += "\n" + _dark_blocks(rules_css)
     values: dict[str, str] = {}
-    for name, value in _DECLARATION.findall(rules + "\n" + extra):
+    for name, value in _DECLARATION.findall(first + "\n" + rules + "\n" + extra):
         values.setdefault(name, value.strip())
     rules = _LAYOUT.sub("", _DECLARATION.sub("", rules))
     for _ in range(4):  # values may refer to other variables
@@ -94,8 +115,9 @@ def flatten(rules_css: str, variables_css: str = "") -> str:
 
 
 @lru_cache(maxsize=64)
-def board_css(stylesheet: str) -> str:
-    """The flattened CSS of a game's board stylesheet (a static path), "" if it has none."""
+def board_css(stylesheet: str, dark: bool = False) -> str:
+    """The flattened CSS of a game's board stylesheet (a static path) in the light or the dark theme, "" if it
+    has none."""
     if not stylesheet:
         return ""
-    return flatten(_read(stylesheet), _read(SITE_CSS))
+    return flatten(_read(stylesheet), _read(SITE_CSS), dark=dark)

@@ -24,7 +24,7 @@ from django.views.decorators.http import require_safe
 from games.engine.ui import ui_for
 from games.models import Game
 from games.play import services
-from games.read import analysis, replay
+from games.read import analysis, gamelog, replay
 from games.web.previews import share_meta
 from games.web.replayparams import flip_param, game_or_404, turn_param
 
@@ -42,6 +42,7 @@ def _viewer_context(request, game: Game, *, embed: bool) -> dict:
     live = game.status in (Game.Status.WAITING, Game.Status.ACTIVE)
     return {
         "game": game, "ui": ui, "title": ui.game.info.title, "names": names, "n": n, "total": game.turn,
+        "total_moves": gamelog.moves_made(game),
         "players_title": " vs ".join(names[s] for s in ui.game.info.players),
         "live": live, "embed": embed,
         "pos": replay.position(game, n, states[n], turns[n - 1] if n else None, names, flipped=flipped,
@@ -110,6 +111,7 @@ def panel_fragment(request, game_id):
     turns, states = replay.history(game)
     response = render(request, "games/replay_panel.html", {
         "game": game, "ui": ui, "names": replay.seat_names(game), "n": n, "total": game.turn,
+        "total_moves": gamelog.moves_made(game),
         "moves": replay.move_window(ui, turns, states, n),
         "chart": replay.material_chart(ui, states, n), "outcome": replay.outcome_line(game),
         "live": game.status in (Game.Status.WAITING, Game.Status.ACTIVE),

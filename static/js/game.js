@@ -21,6 +21,7 @@
   var SOUND_KEY = "ropasci.sound";
   var COORDS_KEY = "ropasci.coords";
   var CONFIRM_KEY = "ropasci.confirm"; // "1": a chosen move waits for the Confirm button (else it is made at once)
+  var ZOOM_KEY = "ropasci.zoom"; // "1": boards with places under 44 px drawn bigger, scrolling in their frame
   var baseTitle = document.title;
   var serverOffset = 0; // server clock minus this clock, in ms
   if (root.dataset.serverNow) {
@@ -321,6 +322,62 @@
     $all("#act-form select.action-part").forEach(function (s) { s.value = ""; });
   }
 
+  // ---- zoom: places to tap of 44 px -------------------------------------------------------------------
+  // Every board keeps its places to click at 24 CSS px at least (WCAG 2.2's minimum); where they are smaller
+  // than 44 px (its enhanced size: an 11x11 Hex on a phone) on a board that allows it (``data-zoomable``: its
+  // frame's lower left corner is free for the button), Zoom draws the board wide enough for 44 px places,
+  // scrolling in its frame. The frame keeps its scroll position when a move redraws the board.
+  var ZOOM_TARGET = 44;
+  var zoom = { least: null, scroll: null };
+  function smallestPick() {
+    var least = Infinity;
+    $all("#board [data-pick]").forEach(function (el) {
+      var r = el.getBoundingClientRect();
+      if (r.width > 0 && r.height > 0) least = Math.min(least, r.width, r.height);
+    });
+    return least;
+  }
+  function zoomOn() { return root.dataset.zoom === "1"; }
+  function setZoom(on) {
+    var board = boardEl(), button = document.getElementById("zoom-toggle");
+    if (on && board) {
+      var least = zoom.least || smallestPick();
+      var width = board.getBoundingClientRect().width * ZOOM_TARGET / least;
+      root.style.setProperty("--board-zoom-width", Math.ceil(width + 1) + "px");
+      root.dataset.zoom = "1";
+    } else {
+      delete root.dataset.zoom;
+      root.style.removeProperty("--board-zoom-width");
+    }
+    if (button) button.setAttribute("aria-pressed", zoomOn() ? "true" : "false");
+  }
+  function applyZoom() {
+    var button = document.getElementById("zoom-toggle");
+    var wrap = document.getElementById("board-wrap");
+    if (!button || !boardEl()) return;
+    if (!boardEl().hasAttribute("data-zoomable")) { button.hidden = true; return; }
+    if (!zoomOn()) {
+      zoom.least = smallestPick();
+      button.hidden = !(zoom.least < ZOOM_TARGET);
+      if (!button.hidden && storageGet(ZOOM_KEY) === "1") setZoom(true);
+    }
+    if (wrap && zoom.scroll) { wrap.scrollLeft = zoom.scroll[0]; wrap.scrollTop = zoom.scroll[1]; }
+  }
+  function keepScroll() {
+    var wrap = document.getElementById("board-wrap");
+    if (wrap) zoom.scroll = [wrap.scrollLeft, wrap.scrollTop];
+  }
+  document.addEventListener("click", function (evt) {
+    var b = evt.target instanceof Element && evt.target.closest("#zoom-toggle");
+    if (!b) return;
+    var on = !zoomOn();
+    zoom.scroll = null;
+    setZoom(on);
+    storageSet(ZOOM_KEY, on ? "1" : "0");
+    announce(on ? "Zoomed in: the board scrolls in its frame." : "Zoomed out.");
+  });
+  window.addEventListener("resize", function () { if (!zoomOn()) applyZoom(); });
+
   // ---- flip, coordinates, sound ---------------------------------------------------------------------
   function applyBoardView() {
     var board = boardEl();
@@ -418,6 +475,7 @@
     var invite = document.getElementById("invite-link");
     if (invite && invite.value.charAt(0) === "/") invite.value = new URL(invite.value, window.location.href).href;
     applyBoardView();
+    applyZoom();
     refresh();
     tick();
     keepBest();
@@ -608,6 +666,7 @@
 
   var focusBefore = null;
   function rememberFocus() {
+    keepScroll();
     var a = document.activeElement;
     if (!a || a === document.body) { focusBefore = null; return; }
     var pick = a.closest && a.closest("#board [data-pick]");

@@ -81,7 +81,7 @@
       scrubber.value = String(n);
       scrubber.disabled = total === 0;
     }
-    if (counter) counter.textContent = (n === 0 ? "Start" : "Turn " + n) + " / " + total;
+    if (counter && n === 0) setCounter("Start");
     const atStart = n === 0;
     const atEnd = n >= total;
     for (const [id, off] of [["ctl-first", atStart], ["ctl-prev", atStart], ["ctl-next", atEnd], ["ctl-last", atEnd]]) {
@@ -107,6 +107,18 @@
     const open = byId("embed-open");
     if (open) open.href = shareUrl();
     syncAnalysis(n);
+  }
+
+  /* The counter counts moves as people do (a deal, a new tile or a scramble is no move): the position says
+   * how many were made up to it, the status line how many in all. */
+  function moveText(position) {
+    const moves = parseInt(position.dataset.move, 10) || 0;
+    return moves ? "Move " + moves : "Start";
+  }
+
+  function setCounter(text) {
+    const status = byId("replay-status");
+    if (counter) counter.textContent = text + " / " + (status ? status.dataset.moves : total);
   }
 
   function markMove(n) {
@@ -152,6 +164,7 @@
     const fresh = template.content.querySelector("#position");
     const old = byId("position");
     if (fresh && old) old.replaceWith(fresh);
+    if (fresh) setCounter(moveText(fresh));
     if (playing && n < total) load(n + 1).catch(() => {}); // have the next one ready
     return true;
   }
@@ -422,7 +435,11 @@
     // The old last position may have gained an outcome line; never reuse it.
     fragments.delete(fragmentUrl(before));
     if (following) await show(total);
-    else updateChrome(current);
+    else {
+      updateChrome(current);
+      const position = byId("position");
+      if (position) setCounter(moveText(position));
+    }
   }
 
   function wait(ms) {
