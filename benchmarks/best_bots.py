@@ -91,7 +91,7 @@ def nim(args) -> None:
         for size in range(1, args.size + 1):
             for max_take in range(1, size + 1):
                 game = load_game("nim", heaps=heaps, size=size, max_take=max_take)
-                bot = make_bot(args.level, game, "black", seed=args.seed)
+                bots = {seat: make_bot(args.level, game, seat, seed=args.seed) for seat in game.info.players}
                 seen = set()
                 stack = [game.new_initial_state()]
                 while stack:
@@ -101,17 +101,16 @@ def nim(args) -> None:
                         continue
                     seen.add(key)
                     checked += 1
-                    position = tuple(sorted(key))
-                    if nim_wins(position, max_take):
+                    mover = state.players_to_act()[0]
+                    if nim_wins(tuple(sorted(key)), max_take):
                         won += 1
-                        state.turn = 0  # the bot's seat moves (the position is the same for either side)
                         after = state.clone()
-                        after.apply_action("black", bot.choose(state))
+                        after.apply_action(mover, bots[mover].choose(state))
                         if nim_wins(tuple(sorted(after.heaps)), max_take):
                             raise SystemExit(f"nim {args.level} missed the win: heaps {key}, max_take {max_take}")
-                    for action in state.legal_actions(state.players_to_act()[0]):
+                    for action in state.legal_actions(mover):
                         child = state.clone()
-                        child.apply_action(state.players_to_act()[0], action)
+                        child.apply_action(mover, action)
                         stack.append(child)
     print(f"nim {args.level}: {checked} positions of every game with 1-{args.heaps} heaps of 1-{args.size} "
           f"and every max_take; {won} won for the side to move; the bot wins all {won} (its move leaves a lost "
