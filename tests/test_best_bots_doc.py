@@ -56,6 +56,8 @@ def test_every_subsection_has_a_command_and_every_command_exists():
     for name, text in subsections().items():
         found = commands(text)
         assert found, f"{name}: no command to reproduce its figure"
+        assert len(re.findall(r"`python ", text)) == len(re.findall(r"`python [^`\n]+`", text)), \
+            f"{name}: a command is broken across lines (it must stay copyable)"
         for words in found:
             assert words[0] == "python", words
             script = ROOT / words[1]
