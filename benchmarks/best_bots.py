@@ -1,6 +1,6 @@
 """Each game's best bot against an outside baseline, where no other benchmark measures it: the figures of
-``docs/bots.md``, "Every game's best bot". One subcommand per game; each prints its games or positions, then
-one summary line.
+``docs/bots.md``, "Every game's best bot". One subcommand per game; each prints a summary line per side or
+opponent measured.
 
     python benchmarks/best_bots.py tic_tac_toe            # against every opponent: never loses
     python benchmarks/best_bots.py nim                    # every won position of small games: wins it
