@@ -1,7 +1,9 @@
-"""The 2048 strong bot over whole games: average score, how often it reaches 2048 and 4096, the best tiles.
+"""The 2048 strong bot over whole games: average score, how often it reaches 512 to 16384, the best tiles.
 
 Each game is seeded (game k uses seed ``--seed + k``); new tiles are drawn from the state's chance outcomes
-with their probabilities, as the server does. Games run in ``--jobs`` processes.
+with their probabilities, as the server does. Games run in ``--jobs`` processes; each game's line is printed
+as it ends, followed by the tile distribution over the games ended so far (so a run stopped early still
+reports every game it finished).
 
     python benchmarks/g2048.py --games 10 --seconds 0.1 --jobs 2
     python benchmarks/g2048.py --games 100 --seconds 1 --jobs 2     # the full measurement (many hours)
@@ -14,12 +16,14 @@ import os
 import random
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from games.g2048 import make_game  # noqa: E402
 from games.g2048.bots import StrongBot  # noqa: E402
+
+TILES = (512, 1024, 2048, 4096, 8192, 16384)
 
 
 def play(seed: int, seconds: float) -> dict:
@@ -52,18 +56,23 @@ def main(argv=None) -> None:
     seeds = [args.seed + k for k in range(args.games)]
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         results = []
-        for r in pool.map(play, seeds, [args.seconds] * len(seeds)):
+        for future in as_completed([pool.submit(play, seed, args.seconds) for seed in seeds]):
+            r = future.result()
             results.append(r)
             print(f"game {r['seed']}: score {r['score']}, best tile {r['best']}, {r['moves']} moves, "
                   f"average depth {r['depth']:.1f}, {r['seconds']:.0f} s", flush=True)
+            print(f"  after {len(results)} games: {distribution(results)}", flush=True)
     n = len(results)
     print(f"\n{n} games at {args.seconds} s per move")
     print(f"average score {sum(r['score'] for r in results) / n:.0f}")
-    for tile in (2048, 4096, 8192):
-        print(f"reached {tile}: {100 * sum(r['best'] >= tile for r in results) / n:.0f}%")
+    print(f"reached {distribution(results)}")
     counts = collections.Counter(r["best"] for r in results)
     print("best tiles: " + ", ".join(f"{tile}: {counts[tile]}" for tile in sorted(counts)))
 
+
+def distribution(results) -> str:
+    """How many of the games reached each tile from 512 to 16384, e.g. ``512: 10/10, ..., 16384: 1/10``."""
+    return ", ".join(f"{tile}: {sum(r['best'] >= tile for r in results)}/{len(results)}" for tile in TILES)
 
 if __name__ == "__main__":
     main()

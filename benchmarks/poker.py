@@ -12,11 +12,17 @@ in big blinds per 100 hands (bb/100), with the 95% interval of the mean (normal 
 independent). Zero is an even match: the game is zero-sum and every seat pays the blinds in turn. All bots
 see every position through ``observe``, as the server shows a bot the game's log.
 
+Opponents: the game's levels (``random``, ``greedy``, ``strong``) and ``calling``, the textbook calling
+station (checks or calls whatever the bet, never bets or folds; all in only when calling would be), an outside
+reference every poker bot is expected to beat. ``--match A:B`` (repeatable) picks the matches; by default
+strong vs greedy and greedy vs random.
+
 ``--games G`` (default 0: off) adds the older, noisier figure: the share of G whole sit-and-go tournaments that
 A's side wins (tournament k shifts the seats by k), against the share its seats would win by chance.
 
     python benchmarks/poker.py --hands 1500 --seconds 0.02 --jobs 1 --seed 1
     python benchmarks/poker.py --hands 500 --players 6 --seating one --seconds 0.02 --jobs 1 --seed 1
+    python benchmarks/poker.py --hands 300 --match strong:calling --seconds 0.02 --jobs 1 --seed 1
 """
 from __future__ import annotations
 
@@ -30,12 +36,23 @@ from concurrent.futures import ProcessPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from games.bots.base import RandomBot  # noqa: E402
+from games.bots.base import Bot, RandomBot  # noqa: E402
 from games.poker import make_game  # noqa: E402
 from games.poker.bots import BOTS  # noqa: E402
 from games.poker.rules import DECK  # noqa: E402
 
-FACTORIES = {"random": RandomBot, **BOTS}
+
+class CallingStation(Bot):
+    """Checks or calls, whatever the bet; all in only when that is the call."""
+
+    level = "calling"
+
+    def choose(self, state):
+        legal = state.legal_actions(self.seat)
+        return next(a for a in ("check", "call", "all_in") if a in legal)
+
+
+FACTORIES = {"random": RandomBot, "calling": CallingStation, **BOTS}
 
 MATCHES = (("strong", "greedy"), ("greedy", "random"))
 BIG_BLIND = 20
@@ -132,14 +149,20 @@ def main(argv=None) -> None:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--players", type=int, nargs="+", default=[2, 6], help="table sizes (default: 2 6)")
+    parser.add_argument("--match", action="append", type=lambda m: tuple(m.split(":")),
+                        help="A:B, e.g. strong:calling (repeatable; default strong:greedy and greedy:random)")
     parser.add_argument("--seating", choices=("alternate", "one"), default="alternate",
                         help="alternate: A, B, A, B, ... and swapped; one: a single A among B's, in every seat")
     args = parser.parse_args(argv)
+    matches = args.match or list(MATCHES)
+    for match in matches:
+        if len(match) != 2 or not set(match) <= set(FACTORIES):
+            parser.error(f"--match: expected A:B, each one of {', '.join(FACTORIES)}, got {':'.join(match)}")
     pool = ProcessPoolExecutor(max_workers=args.jobs) if args.jobs > 1 else None
     summary = []
     try:
         for players in args.players:
-            for a, b in MATCHES:
+            for a, b in matches:
                 if args.games:
                     started = time.perf_counter()
                     seeds = [args.seed + k for k in range(args.games)]
@@ -153,7 +176,7 @@ def main(argv=None) -> None:
                           flush=True)
                 if args.hands:
                     started = time.perf_counter()
-                    base = (args.seed * 1000 + players) * 10**6 + MATCHES.index((a, b)) * 10**5
+                    base = (args.seed * 1000 + players) * 10**6 + matches.index((a, b)) * 10**5
                     seeds = [base + k for k in range(args.hands)]
                     chunks = [seeds[k:k + CHUNK] for k in range(0, len(seeds), CHUNK)]
                     m = len(chunks)

@@ -1,4 +1,4 @@
-"""Our bots against OpenSpiel's MCTS (random rollouts) at connect_four, othello and hex.
+"""Our bots against OpenSpiel's MCTS (random rollouts) at tic_tac_toe, connect_four, othello and hex.
 
 OpenSpiel is a benchmark-only dependency, imported nowhere else:
 
@@ -13,18 +13,19 @@ so it solves terminal subtrees). Who moves first alternates from game to game; o
 with ``--seconds`` per move. Seeds: game ``i`` uses ``--seed + i`` for both bots.
 
 Actions: an OpenSpiel action is a cell index ``row * width + col`` (a column for Connect Four); our JSON
-actions are a column (Connect Four) or ``[row, col]``, and anything else is a pass (Othello: OpenSpiel's
-action 64). Seats: our first seat is OpenSpiel's player 0 in every game, checked against OpenSpiel 2.0.2:
-Connect Four: player 0 (``x``) drops first = yellow. Othello: player 0 is Black (``x``) and moves first;
-the start is White on (3, 3) and (4, 4), Black on (3, 4) and (4, 3), as ours. Hex: player 0 (``x``) moves
-first and joins row 0 to the last row = our black; player 1 joins column 0 to the last column = white; besides its
-row and column neighbours, (r, c) touches (r - 1, c + 1) and (r + 1, c - 1) (ours must agree: the final
-check would catch it); no swap rule.
+actions are the same cell index (tic-tac-toe), a column (Connect Four) or ``[row, col]``, and anything else
+is a pass (Othello: OpenSpiel's action 64). Seats: our first seat is OpenSpiel's player 0 in every game,
+checked against OpenSpiel 2.0.2: Tic-tac-toe: player 0 is ``x`` and moves first, as ours. Connect Four:
+player 0 (``x``) drops first = yellow. Othello: player 0 is Black (``x``) and moves first; the start is
+White on (3, 3) and (4, 4), Black on (3, 4) and (4, 3), as ours. Hex: player 0 (``x``) moves first and joins
+row 0 to the last row = our black; player 1 joins column 0 to the last column = white; besides its row and
+column neighbours, (r, c) touches (r - 1, c + 1) and (r + 1, c - 1) (ours must agree: the final check would
+catch it); no swap rule.
 A side with no move in Othello passes explicitly in OpenSpiel; if our engine skips that side instead, the
 pass is applied to OpenSpiel alone.
 
 Prints one line per game, then e.g. ``connect_four strong(1.0s) vs openspiel-mcts(1000): 17.5/20 = 0.875
-(W 17 D 1 L 2)``.
+(W 17 D 1 L 2)`` and the score's Wilson 95% interval, ``95% CI 0.669-0.960``.
 """
 from __future__ import annotations
 
@@ -38,6 +39,11 @@ from dataclasses import dataclass
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from games.bots.arena import wilson_interval  # noqa: E402
+
+
+GAMES = ("tic_tac_toe", "connect_four", "othello", "hex")
+
 
 @dataclass(frozen=True)
 class Spec:
@@ -50,13 +56,15 @@ class Spec:
 
 
 def spec_for(name: str, size: int) -> Spec:
+    if name == "tic_tac_toe":
+        return Spec("tic_tac_toe", 3)
     if name == "connect_four":
         return Spec("connect_four", 7)
     if name == "othello":
         return Spec("othello", 8, pass_action=64)
     if name == "hex":
         return Spec("hex", size, sized=True)
-    raise SystemExit(f"no OpenSpiel counterpart for {name!r} (games: connect_four, othello, hex)")
+    raise SystemExit(f"no OpenSpiel counterpart for {name!r} (games: {', '.join(GAMES)})")
 
 
 def to_openspiel(spec: Spec, data) -> int:
@@ -139,7 +147,7 @@ def play(args: argparse.Namespace, index: int) -> dict:
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", default="connect_four", choices=("connect_four", "othello", "hex"))
+    parser.add_argument("--game", default="connect_four", choices=GAMES)
     parser.add_argument("--level", default="strong")
     parser.add_argument("--seconds", type=float, default=1.0, help="our bot's time per move")
     parser.add_argument("--simulations", type=int, default=1000, help="MCTS simulations per move")
@@ -160,6 +168,8 @@ def main(argv=None) -> None:
     print(f"{args.game} {args.level}({args.seconds}s) vs openspiel-mcts({args.simulations}): "
           f"{total:g}/{len(results)} = {total / max(len(results), 1):.3f} "
           f"(W {wins} D {draws} L {len(results) - wins - draws})")
+    low, high = wilson_interval(total / max(len(results), 1), len(results))
+    print(f"95% CI {low:.3f}-{high:.3f}")
 
 
 def _report(results):
