@@ -107,6 +107,7 @@ class Relaxation:
         self.free = free
         self.safe = safe
         self._target_masks: dict = {}
+        self.failed = -1  # the class whose narrowing refuted the last refuted run
         self._fronts: dict = {}  # hexes of the tokens -> where the front lemma allows any at t = 0, 1, ...
 
     def run(self, toks, turns: int, init=None, rounds: int = 8):
@@ -135,8 +136,10 @@ class Relaxation:
         groups: dict[int, list[int]] = {}
         for p, tok in enumerate(toks):
             groups.setdefault(tok[0], []).append(p)
-        # Classes with the most targets first: they are the likeliest to fail, which ends the run at once.
-        groups = dict(sorted(groups.items(), key=lambda item: -len(toks[item[1][0]][2])))
+        # The class that failed last first (siblings in the search fail alike), then those with the most targets:
+        # they are the likeliest to fail, which ends the run at once.
+        failed = self.failed
+        groups = dict(sorted(groups.items(), key=lambda item: (item[0] != failed, -len(toks[item[1][0]][2]))))
         dirty = set(groups)
         for _ in range(rounds):
             if not dirty:
@@ -147,6 +150,7 @@ class Relaxation:
                 dirty.discard(c)
                 changed = self._narrow(toks, members, occ, turns, front)
                 if changed is None:
+                    self.failed = c
                     return None
                 if changed:  # the others' pivots changed (and class-mates', which used the old sets)
                     dirty.update(other for other in groups if other != c or len(members) > 1)
