@@ -130,7 +130,7 @@ class Relaxation:
         if init is None:
             occ = [[free] * (turns + 1) for _ in range(k)]
         else:
-            occ = [list(o[:turns + 1]) for o in init]
+            occ = [o[:turns + 1] for o in init]  # copies: the lists are shared by siblings
         for p in range(k):
             occ[p][0] = BIT[toks[p][1]]
         groups: dict[int, list[int]] = {}
