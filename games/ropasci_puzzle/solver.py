@@ -146,8 +146,8 @@ class Search:
         self._estimates: dict = {}
         self._tour: dict = {}
         self._paths: dict = {}
-        self._local: dict = {}
-        self._left: dict = {}  # Lower tokens left -> each class's remaining target hexes  # Lower tokens left -> each class's remaining targets
+        self._local: dict = {}  # Lower tokens left -> each class's remaining targets
+        self._left: dict = {}  # Lower tokens left -> each class's remaining target hexes
         self.nodes = self.relaxations = self.thresholds = 0
         # Lower bounds on the optimum: "estimate" (tours and front lemma at the root), "relaxation" (the first
         # turn count the root's relaxation allows) and "proved" (every smaller turn count refuted by the search).
