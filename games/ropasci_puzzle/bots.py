@@ -84,3 +84,14 @@ def _factory(level: str):
 
 
 BOTS = {"perfect": _factory("perfect"), "strong": _factory("strong")}
+
+
+def analyse(state, seconds: float | None = None, *, seen=None, actual=None) -> dict:
+    """The replay's analysis (``docs/bots.md``): the perfect bot plays a shortest solution from here (the solver,
+    within ``seconds``, the bot's budget); its length sets the value (``games.bots.looks.distance_value``) and its
+    first turn is the best move."""
+    from games.bots.looks import playout_look
+    from games.bots.review import review
+
+    return review(state.game, state, playout_look(state.game, 0.05 if seconds is None else seconds, "perfect"),
+                  actual)

@@ -16,9 +16,12 @@ of a Python int laid out on a 10-wide grid (axial r, q), so a step of all of a s
 """
 from __future__ import annotations
 
+from operator import or_
+
 from games.ropasci360.rules import HEXES
 
 WIDTH = 10  # bits per row: 9 columns and one that is never on the board, so that shifts do not wrap
+FRONTS_KEPT = 100_000  # token placements whose fronts are kept (only speed is lost beyond)
 BIT = tuple(1 << ((r + 4) * WIDTH + (q + 4)) for r, q in HEXES)
 
 
@@ -32,55 +35,31 @@ def mask_of(hexes) -> int:
 def _step(m: int, piv: int) -> int:
     """Hexes one slide from ``m``, or one swing around a pivot in ``piv`` (not yet cut to the board)."""
     new = m << 9 | m << 10 | m << 1 | m >> 9 | m >> 10 | m >> 1
-    if piv:
-        # Per direction d: pivots next to m in that direction, then the three hexes beyond them (d, d +- 60).
-        y = (m << 9) & piv
-        if y:
-            new |= y << 9 | y << 10 | y >> 1
-        y = (m << 10) & piv
-        if y:
-            new |= y << 10 | y << 1 | y << 9
-        y = (m << 1) & piv
-        if y:
-            new |= y << 1 | y >> 9 | y << 10
-        y = (m >> 9) & piv
-        if y:
-            new |= y >> 9 | y >> 10 | y << 1
-        y = (m >> 10) & piv
-        if y:
-            new |= y >> 10 | y >> 1 | y >> 9
-        y = (m >> 1) & piv
-        if y:
-            new |= y >> 1 | y << 9 | y >> 10
+    if piv & new:  # some pivot next to m: per direction d, the pivots there, each swung over to d, d +- 60
+        a = (m << 9) & piv
+        b = (m << 10) & piv
+        c = (m << 1) & piv
+        d = (m >> 9) & piv
+        e = (m >> 10) & piv
+        f = (m >> 1) & piv
+        new |= (a | b | f) << 9 | (a | b | c) << 10 | (b | c | d) << 1 | (c | d | e) >> 9 \
+            | (d | e | f) >> 10 | (a | e | f) >> 1
     return new
 
 
 def _step_back(z: int, piv: int) -> int:
     """Hexes from which one slide, or one swing around a pivot in ``piv``, reaches ``z``."""
     pre = z << 9 | z << 10 | z << 1 | z >> 9 | z >> 10 | z >> 1
-    if piv:
-        y = (z >> 9 | z >> 10 | z << 1) & piv
-        if y:
-            pre |= y >> 9
-        y = (z >> 10 | z >> 1 | z >> 9) & piv
-        if y:
-            pre |= y >> 10
-        y = (z >> 1 | z << 9 | z >> 10) & piv
-        if y:
-            pre |= y >> 1
-        y = (z << 9 | z << 10 | z >> 1) & piv
-        if y:
-            pre |= y << 9
-        y = (z << 10 | z << 1 | z << 9) & piv
-        if y:
-            pre |= y << 10
-        y = (z << 1 | z >> 9 | z << 10) & piv
-        if y:
-            pre |= y << 1
+    y = pre & piv
+    if y:  # pivots next to z: a swing over one in direction d started one step before it
+        pre |= ((z >> 9 | z >> 10 | z << 1) & y) >> 9 | ((z >> 10 | z >> 1 | z >> 9) & y) >> 10 \
+            | ((z >> 1 | z << 9 | z >> 10) & y) >> 1 | ((z << 9 | z << 10 | z >> 1) & y) << 9 \
+            | ((z << 10 | z << 1 | z << 9) & y) << 10 | ((z << 1 | z >> 9 | z << 10) & y) << 1
     return pre
 
 
 _HAS: dict[int, list[int]] = {}
+_BELOW: dict[tuple[int, int], int] = {}  # (m, a) -> the subsets of a, as _down((a,), m)
 
 
 def _down(sets, m: int) -> int:
@@ -105,11 +84,16 @@ def _covered_by(finals: list[set[int]], m: int) -> int:
         for a in sorted(family, key=lambda v: -v.bit_count()):
             if seen >> a & 1:  # a subset of a set already joined: adds nothing
                 continue
-            seen |= _down((a,), m)
+            below = _BELOW.get((m, a))
+            if below is None:
+                below = _BELOW[(m, a)] = _down((a,), m)
+            seen |= below
             joined = down  # every set covered so far with a's targets added
-            for j in range(m):
-                if a >> j & 1:
-                    joined |= (joined & ~has[j]) << (1 << j)
+            rest = a
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                joined |= (joined & ~has[low.bit_length() - 1]) << low
             out |= joined
         down = out
     return down
@@ -122,6 +106,9 @@ class Relaxation:
     def __init__(self, free: int, safe: tuple[int, int, int]):
         self.free = free
         self.safe = safe
+        self._target_masks: dict = {}
+        self.failed = -1  # the class whose narrowing refuted the last refuted run
+        self._fronts: dict = {}  # hexes of the tokens -> where the front lemma allows any at t = 0, 1, ...
 
     def run(self, toks, turns: int, init=None, rounds: int = 8):
         """``toks``: (class, hex index, target hex indices) per token. ``init``: per token, hexes it may occupy
@@ -131,22 +118,28 @@ class Relaxation:
         m = 0
         for _, x, _ in toks:
             m |= BIT[x]
-        front = [m]
-        for _ in range(turns):
-            m = (m | m << 9 | m << 10 | m << 1 | m >> 9 | m >> 10 | m >> 1) & free
-            front.append(m)
+        front = self._fronts.get(m)
+        if front is None:
+            if len(self._fronts) > FRONTS_KEPT:
+                self._fronts.clear()
+            front = self._fronts[m] = [m]
+        while len(front) <= turns:  # the same tokens' hexes come back at every threshold: kept per puzzle
+            m = front[-1]
+            front.append((m | m << 9 | m << 10 | m << 1 | m >> 9 | m >> 10 | m >> 1) & free)
         k = len(toks)
         if init is None:
             occ = [[free] * (turns + 1) for _ in range(k)]
         else:
-            occ = [list(o[:turns + 1]) for o in init]
+            occ = [o[:turns + 1] for o in init]  # copies: the lists are shared by siblings
         for p in range(k):
             occ[p][0] = BIT[toks[p][1]]
         groups: dict[int, list[int]] = {}
         for p, tok in enumerate(toks):
             groups.setdefault(tok[0], []).append(p)
-        # Classes with the most targets first: they are the likeliest to fail, which ends the run at once.
-        groups = dict(sorted(groups.items(), key=lambda item: -len(toks[item[1][0]][2])))
+        # The class that failed last first (siblings in the search fail alike), then those with the most targets:
+        # they are the likeliest to fail, which ends the run at once.
+        failed = self.failed
+        groups = dict(sorted(groups.items(), key=lambda item: (item[0] != failed, -len(toks[item[1][0]][2]))))
         dirty = set(groups)
         for _ in range(rounds):
             if not dirty:
@@ -157,6 +150,7 @@ class Relaxation:
                 dirty.discard(c)
                 changed = self._narrow(toks, members, occ, turns, front)
                 if changed is None:
+                    self.failed = c
                     return None
                 if changed:  # the others' pivots changed (and class-mates', which used the old sets)
                     dirty.update(other for other in groups if other != c or len(members) > 1)
@@ -171,12 +165,10 @@ class Relaxation:
         full = (1 << m) - 1
         passes = []
         for p in members:
-            piv = [0] * turns
-            for q in range(k):
-                if q != p:
-                    oq = occ[q]
-                    for t in range(turns):
-                        piv[t] |= oq[t]
+            others = [occ[q] for q in range(k) if q != p]
+            piv = others[0][:turns] if others else [0] * turns
+            for oq in others[1:]:
+                piv = list(map(or_, piv, oq))
             passes.append((p, piv, self._forward(toks[p], turns, piv, front, occ[p])))
         if len(members) > 1 and m:
             finals = [set().union(*(layer.keys() for layer in layers)) for _, _, layers in passes]
@@ -199,13 +191,26 @@ class Relaxation:
                 changed = True
         return changed
 
+    def _targets(self, tg):
+        """For a token's target hexes: (mask of them all, bit -> target number, per set V of targets its hexes'
+        mask), so that a step finds the targets it hits with one AND instead of a loop over the targets."""
+        key = tuple(tg)
+        got = self._target_masks.get(key)
+        if got is None:
+            bits = [BIT[h] for h in tg]
+            hexes_of = [0] * (1 << len(bits))
+            for v in range(1, 1 << len(bits)):
+                low = v & -v
+                hexes_of[v] = hexes_of[v ^ low] | bits[low.bit_length() - 1]
+            got = self._target_masks[key] = (sum(bits), {b: 1 << j for j, b in enumerate(bits)}, hexes_of)
+        return got
+
     def _forward(self, tok, turns, piv, front, prev):
         """Layers t = 0..: {V: hexes the token may occupy at time t having hit the targets in V}; stops early
         if it cannot move on (it fell)."""
         c, x0, tg = tok
         limit_all = self.safe[c]
-        bits = [BIT[h] for h in tg]
-        anyt = sum(bits)
+        anyt, number, hexes_of = self._targets(tg)
         layers = [{0: BIT[x0]}]
         cur = layers[0]
         for t in range(turns):
@@ -216,16 +221,14 @@ class Relaxation:
                 new = _step(mm, pt) & lim
                 if not new:
                     continue
-                if not new & anyt:  # no target reached: the usual case
-                    nxt[v] = nxt.get(v, 0) | new
-                    continue
-                for j, b in enumerate(bits):
-                    if not v >> j & 1:
-                        hit = new & b
-                        if hit:
-                            new ^= hit
-                            w = v | 1 << j
-                            nxt[w] = nxt.get(w, 0) | hit
+                hit = new & anyt & ~hexes_of[v]  # targets reached for the first time: the unusual case
+                if hit:
+                    new ^= hit
+                    while hit:
+                        b = hit & -hit
+                        hit ^= b
+                        w = v | number[b]
+                        nxt[w] = nxt.get(w, 0) | b
                 if new:
                     nxt[v] = nxt.get(v, 0) | new
             if not nxt:
@@ -234,27 +237,30 @@ class Relaxation:
             cur = nxt
         return layers
 
-    @staticmethod
-    def _backward(tg, turns, piv, layers, goal) -> list[int]:
+    def _backward(self, tg, turns, piv, layers, goal) -> list[int]:
         """Hexes per time on some path to the goal (a goal state may stop there: the token may fall)."""
-        bits = [BIT[h] for h in tg]
+        anyt, number, hexes_of = self._targets(tg)
         occ = [0] * (turns + 1)
         g_next: dict[int, int] = {}
         for t in range(len(layers) - 1, -1, -1):
+            into: dict[int, int] = {}  # V -> target hexes at t + 1 whose first hit leads from V to a live state
+            for w, gm in g_next.items():
+                h = gm & hexes_of[w]
+                while h:
+                    b = h & -h
+                    h ^= b
+                    v = w ^ number[b]
+                    into[v] = into.get(v, 0) | b
             g_cur: dict[int, int] = {}
             o = 0
             for v, mm in layers[t].items():
                 if v in goal:
                     alive = mm
+                elif t < turns:
+                    z = g_next.get(v, 0) & ~(anyt & ~hexes_of[v]) | into.get(v, 0)
+                    alive = _step_back(z, piv[t]) & mm if z else 0
                 else:
-                    z = g_next.get(v, 0)
-                    for j, b in enumerate(bits):
-                        if not v >> j & 1:
-                            z &= ~b
-                            g2 = g_next.get(v | 1 << j)
-                            if g2:
-                                z |= g2 & b
-                    alive = _step_back(z, piv[t]) & mm if z and t < turns else 0
+                    alive = 0
                 if alive:
                     g_cur[v] = alive
                     o |= alive

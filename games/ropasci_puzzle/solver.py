@@ -20,6 +20,7 @@ from __future__ import annotations
 import itertools
 import time
 from collections import deque
+from operator import or_
 
 from games.ropasci360.rules import HEXES, INDEX, NEIGHBOURS, N
 
@@ -145,6 +146,8 @@ class Search:
         self._estimates: dict = {}
         self._tour: dict = {}
         self._paths: dict = {}
+        self._local: dict = {}  # Lower tokens left -> each class's remaining targets
+        self._left: dict = {}  # Lower tokens left -> each class's remaining target hexes
         self.nodes = self.relaxations = self.thresholds = 0
         # Lower bounds on the optimum: "estimate" (tours and front lemma at the root), "relaxation" (the first
         # turn count the root's relaxation allows) and "proved" (every smaller turn count refuted by the search).
@@ -212,11 +215,13 @@ class Search:
 
     def local(self, c: int, lower: int) -> int:
         """The class's remaining targets as bits over ``targets[c]``."""
-        s = 0
-        for j, g in enumerate(self.board.targets[c]):
-            if lower >> g & 1:
-                s |= 1 << j
-        return s
+        got = self._local.get(lower)
+        if got is None:
+            if len(self._local) > TABLE_LIMIT:
+                self._local.clear()
+            got = self._local[lower] = tuple(sum(1 << j for j, g in enumerate(self.board.targets[k]) if lower >> g & 1)
+                                             for k in range(3))
+        return got[c]
 
     def estimate(self, ups: tuple, lower: int) -> tuple[int, int, int]:
         """(lower bound, sum of the per-class bounds, how far target-less tokens are from the busiest class):
@@ -253,8 +258,15 @@ class Search:
         return max(worst, front), sum(per_class), escort
 
     def tokens(self, ups: tuple, lower: int) -> list:
-        b = self.board
-        return [(u >> 6, u & 63, [b.groups[g][0] for g in b.targets[u >> 6] if lower >> g & 1]) for u in ups]
+        """The relaxation's tokens: (class, hex, the hexes of its class's remaining targets)."""
+        left = self._left.get(lower)
+        if left is None:
+            if len(self._left) > TABLE_LIMIT:
+                self._left.clear()
+            b = self.board
+            left = self._left[lower] = tuple(tuple(b.groups[g][0] for g in b.targets[c] if lower >> g & 1)
+                                             for c in range(3))
+        return [(u >> 6, u & 63, left[u >> 6]) for u in ups]
 
     def relax(self, ups, lower, turns, init=None):
         self.relaxations += 1
@@ -370,18 +382,17 @@ class Search:
                 continue
             children.append((est, choice, new, nl))
         children.sort(key=lambda t: t[0])
+        # A child's token starts from the hexes any token of its class could occupy from time 1 on (the child's
+        # tokens are the parent's, moved once and re-sorted): one list per class, the same for every child.
+        by_class: dict = {}
+        for pu, po in zip(ups, occ):
+            merged = by_class.get(pu >> 6)
+            by_class[pu >> 6] = po[1:] if merged is None else list(map(or_, merged, po[1:]))
         for _, choice, new, nl in children:
             key = (new, nl)
             if known.get(key, 0) >= budget:  # learnt while searching an earlier sibling
                 continue
-            init = []
-            for u in new:
-                merged = None
-                for pu, po in zip(ups, occ):
-                    if pu >> 6 == u >> 6:
-                        merged = po[1:] if merged is None else [x | y for x, y in zip(merged, po[1:])]
-                init.append(merged)
-            child = self.relax(new, nl, budget - 1, init)
+            child = self.relax(new, nl, budget - 1, [by_class[u >> 6] for u in new])
             if child is not None and self._dfs(new, nl, budget - 1, child, path):
                 path.append((ups, joint(parts, choice, dests)))
                 return True
