@@ -53,6 +53,9 @@ HUNT_LEAD = 2
 HUNT_LIVES = 4
 HUNT_TOKEN = 20.0
 HUNT_ZONE = 25.0
+# Trades when ahead: per life of lead, per life traded off the board (of the 18 at the start). A win takes the
+# opponent's lives to nothing, so even trades bring the side that is ahead closer to it.
+TRADE = 3.0
 THREAT_WEIGHTS = (0.15, 0.5, 0.2, 0.1)  # expected loss among attacked stacks, largest first
 PREY = (0.0, 9.0, 7.0, 4.0, 2.5, 1.5, 1.0, 0.5, 0.25, 0.0)  # nearest prey at distance d
 HUNT = 2.0  # prey bonus multiplier once the opponent has no throws (the hunt wins the game)
@@ -344,6 +347,7 @@ def _evaluate(state, p: int, full: bool) -> float:
             comp += s0[s] * (s1[(s + 2) % 3] - s1[(s + 1) % 3])
         score += COMPOSITION * comp
         score += _conversion(t0, s0, n1, t1) - _conversion(t1, s1, n0, t0)
+        score += TRADE * (n0 + t0 - n1 - t1) * (2 * MAX_THROWS - (n0 + t0 + n1 + t1))
         hunting = (n0 + t0 - n1 - t1 >= HUNT_LEAD and n1 + t1 <= HUNT_LIVES,
                    n1 + t1 - n0 - t0 >= HUNT_LEAD and n0 + t0 <= HUNT_LIVES)
         if hunting[0]:
