@@ -46,16 +46,6 @@ LAST_TOKENS = (0.0, 120.0, 40.0, 10.0)  # no throws left and only this many toke
 # Conversion: a side down to its last life (one token and no throws, or no token and one throw, which it must
 # then throw) loses within two turns to an opponent holding a throw (or tokens of all three symbols).
 LAST_LIFE = 1500.0
-# Hunting: a side ahead by HUNT_LEAD lives (tokens plus throws) against at most HUNT_LIVES hunts: a token on the
-# board is worth a throw (throws become chasers), prey distances count double, and each opponent stack inside
-# its throw zone (while it keeps a throw besides the one it would use) is pressure.
-HUNT_LEAD = 2
-HUNT_LIVES = 4
-HUNT_TOKEN = 20.0
-HUNT_ZONE = 25.0
-# Trades when ahead: per life of lead, per life traded off the board (of the 18 at the start). A win takes the
-# opponent's lives to nothing, so even trades bring the side that is ahead closer to it.
-TRADE = 3.0
 THREAT_WEIGHTS = (0.15, 0.5, 0.2, 0.1)  # expected loss among attacked stacks, largest first
 PREY = (0.0, 9.0, 7.0, 4.0, 2.5, 1.5, 1.0, 0.5, 0.25, 0.0)  # nearest prey at distance d
 HUNT = 2.0  # prey bonus multiplier once the opponent has no throws (the hunt wins the game)
@@ -241,7 +231,7 @@ BEATER = (1, 2, 0)  # the symbol that beats each symbol
 PREY_OF = (2, 0, 1)  # the symbol each symbol beats
 
 
-def _board_terms(state, t0: int, t1: int, hunting=(False, False)) -> float:
+def _board_terms(state, t0: int, t1: int) -> float:
     """Positions, distances to prey and threats of both sides' tokens (positive: good for Upper)."""
     occ, sym, cnt = state.occ, state.sym, state.cnt
     toks = ([], [])
@@ -274,7 +264,7 @@ def _board_terms(state, t0: int, t1: int, hunting=(False, False)) -> float:
     for x in (0, 1):
         o = 1 - x
         reach_o, zone_o, prey_hexes = reach[o], zones[o], by_sym[o]
-        prey_w = HUNT if throws[o] == 0 or hunting[x] else 1.0
+        prey_w = HUNT if throws[o] == 0 else 1.0
         side = 0.0
         attacked = []
         for i, s, c, low in toks[x]:
@@ -347,15 +337,7 @@ def _evaluate(state, p: int, full: bool) -> float:
             comp += s0[s] * (s1[(s + 2) % 3] - s1[(s + 1) % 3])
         score += COMPOSITION * comp
         score += _conversion(t0, s0, n1, t1) - _conversion(t1, s1, n0, t0)
-        score += TRADE * (n0 + t0 - n1 - t1) * (2 * MAX_THROWS - (n0 + t0 + n1 + t1))
-        hunting = (n0 + t0 - n1 - t1 >= HUNT_LEAD and n1 + t1 <= HUNT_LIVES,
-                   n1 + t1 - n0 - t0 >= HUNT_LEAD and n0 + t0 <= HUNT_LIVES)
-        if hunting[0]:
-            score += HUNT_TOKEN * n0 + (HUNT_ZONE * (state.occ[1] & ZONE[0][thrown[0]]).bit_count() if t0 > 1 else 0)
-        if hunting[1]:
-            score -= HUNT_TOKEN * n1 + (HUNT_ZONE * (state.occ[0] & ZONE[1][thrown[1]]).bit_count() if t1 > 1 else 0)
-        # Positions, distances to prey, and threats for the next turn (moves of both kinds and throws).
-        return (score + _board_terms(state, t0, t1, hunting)) * (1 if p == 0 else -1)
+    # Positions, distances to prey, and threats for the next turn (moves of both kinds and throws).
     score += _board_terms(state, t0, t1)
     return score if p == 0 else -score
 
