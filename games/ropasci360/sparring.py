@@ -65,7 +65,8 @@ class Sparring:
     def __init__(self, seat: str, seed=None, node_cap: int = NODE_CAP, depth: int = DEPTH):
         self.seat, self.p = seat, SEAT_INDEX[seat]
         self.opp = "lower" if seat == "upper" else "upper"
-        self.rng = random.Random(seed)
+        # No seed: drawn from the global generator, which the arena seeds for course players.
+        self.rng = random.Random(random.getrandbits(64) if seed is None else seed)
         self.node_cap, self.depth = node_cap, depth
         self.nodes = 0
 
