@@ -4,14 +4,16 @@ The referee imports both players' packages, takes the process's virtual size (``
 as its baseline, and after every ``__init__``, ``action()`` and ``update()`` ends the game ("resource limit
 exceeded") once ``VmPeak`` minus that baseline passes the limit (100 MB per player); each player may also use 60 s
 of CPU. This plays one whole game of one of our classes (``games.bots.comp30024``) against a random course-style
-opponent (or, with ``--opponent``, one of the engine's bots, whose memory then counts against ours too: a longer
-game, still measured conservatively) and reports the largest growth it saw and the CPU of our player's calls. Our
+opponent (or, with ``--opponent``, one of the engine's bots or a course-style ``package:Class`` such as the sparring
+partner ``games.ropasci360.sparring:Player``, whose memory then counts against ours too: a longer game, still
+measured conservatively) and reports the largest growth it saw and the CPU of our player's calls. Our
 package is imported first and the baseline taken at once: whatever the referee side loads later (the rules to check
 moves, the opponent's engine state) counts against us, which is stricter than the referee. One game per process, as
 the referee plays.
 
     python benchmarks/course_referee.py [--player Player] [--side upper] [--seed 1] [--max-turns 360] [--json]
     python benchmarks/course_referee.py --opponent strong --opponent-seconds 0.05   # a long game
+    python benchmarks/course_referee.py --opponent games.ropasci360.sparring:Player --side lower
 """
 from __future__ import annotations
 
@@ -39,8 +41,9 @@ def vm_mb(key: str) -> float:
 
 def play(player: str, side: str, seed: int, max_turns: int, opponent: str = "random",
          opponent_seconds: float = 0.05) -> dict:
-    """One game of ``games.bots.comp30024.<player>`` on ``side`` against ``opponent`` (a bot level), as the
-    referee measures it; ``max_turns`` below 360 stops early (a bounded measurement, not a whole game)."""
+    """One game of ``games.bots.comp30024.<player>`` on ``side`` against ``opponent`` (a bot level, or a
+    course-style ``package:Class``), as the referee measures it; ``max_turns`` below 360 stops early (a bounded
+    measurement, not a whole game)."""
     preloaded = sorted(m for m in ("numpy", "scipy") if m in sys.modules)
     import games.bots.comp30024 as ours
     baseline = vm_mb("VmSize")
@@ -50,7 +53,12 @@ def play(player: str, side: str, seed: int, max_turns: int, opponent: str = "ran
     other = "lower" if side == "upper" else "upper"
     state = game.new_initial_state()
     rng = random.Random(seed)
-    if opponent != "random":
+    course_opponent = None
+    if ":" in opponent:  # a course-style player, told both actions after each turn
+        from games.bots.arena import load_player_class
+        random.seed(seed)
+        course_opponent = load_player_class(opponent)(other)
+    elif opponent != "random":
         from games.bots import make_bot
         bot = make_bot(opponent, game, other, seed=seed, seconds=opponent_seconds)
     cpu = 0.0
@@ -66,12 +74,17 @@ def play(player: str, side: str, seed: int, max_turns: int, opponent: str = "ran
 
     me = call("init", getattr(ours, player), side)
     while not state.is_terminal() and state.turn < max_turns:
-        theirs = rng.choice(list(state.legal_actions(other))) if opponent == "random" else bot.choose(state)
+        if course_opponent is not None:
+            theirs = tuple(tuple(x) if isinstance(x, list) else x for x in course_opponent.action())
+        else:
+            theirs = rng.choice(list(state.legal_actions(other))) if opponent == "random" else bot.choose(state)
         acts = {side: call("action", me.action), other: theirs}
         for seat, action in acts.items():
             state.check_action(seat, action)
         state.apply_actions(acts)
         call("update", me.update, acts[other], acts[side])
+        if course_opponent is not None:
+            course_opponent.update(acts[side], acts[other])
     result = state.result()
     return {"player": player, "side": side, "opponent": opponent, "seed": seed, "turns": state.turn,
             "result": result.text if result else "unfinished", "baseline_mb": round(baseline, 1),
@@ -84,7 +97,8 @@ def main() -> None:
     parser.add_argument("--player", default="Player", choices=("Player", "GreedyPlayer", "RandomPlayer"))
     parser.add_argument("--side", default="upper", choices=("upper", "lower"))
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--opponent", default="random", choices=("random", "greedy", "strong"))
+    parser.add_argument("--opponent", default="random",
+                        help="random, greedy, strong, or a course-style package:Class (e.g. games.ropasci360.sparring:Player)")
     parser.add_argument("--opponent-seconds", type=float, default=0.05, help="the strong opponent's time per move")
     parser.add_argument("--max-turns", type=int, default=360)
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON line")

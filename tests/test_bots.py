@@ -237,6 +237,33 @@ def test_strong_bot_values_seen_positions_closer_to_a_draw():
     assert 0 < bot._leaf(state) < fresh
 
 
+
+def test_an_opponent_down_to_its_last_life_is_nearly_a_win_while_a_throw_is_kept():
+    # Lower has one throw and no token: it must throw it next turn, and Upper, holding a throw, then throws
+    # the beater of that last token. Without Upper's throw, Lower's forced throw can pick an invincible symbol.
+    keep = position([("upper", "p", (0, 0), 1), ("upper", "s", (1, 0), 1)], throws_left=(1, 1), turn=120)
+    spent = position([("upper", "p", (0, 0), 1), ("upper", "s", (1, 0), 1), ("upper", "p", (-2, 0), 1)],
+                     throws_left=(0, 1), turn=120)
+    assert ev.value(keep, "upper") > 0.95
+    assert ev.value(spent, "upper") < 0.9
+    assert ev.evaluate(keep, "lower") == -ev.evaluate(keep, "upper")
+
+
+def test_strong_bot_keeps_its_last_throw_when_the_opponent_is_nearly_out():
+    # Lower's last token (a rock, one throw behind it) flees Upper's paper. Guessing with Upper's last throw
+    # would let Lower's forced last throw end in a draw by invincible tokens; keeping it wins.
+    state = position([("upper", "p", (0, 0), 1), ("upper", "s", (1, 0), 1), ("lower", "r", (-1, 0), 1)],
+                     throws_left=(1, 1), turn=120)
+    bot = make_bot("strong", GAME, "upper", seed=5, seconds=0.1)
+    for _ in range(5):
+        assert bot.choose(state)[0] != "THROW"
+
+
+def test_course_player_searches_on_its_cpu_clock():
+    from games.bots.comp30024 import Player
+    assert Player("lower").bot.clock is time.process_time
+    assert make_bot("strong", GAME, "lower").clock is time.perf_counter
+
 # --- the course adapter ----------------------------------------------------------------------------
 
 REFEREE = r"""
@@ -245,7 +272,7 @@ import games.bots.comp30024 as course
 from games.bots.comp30024 import player as course_player
 from games.engine import load_game
 
-course_player.CPU_PLAN = float(sys.argv[3])  # short games for the test
+course_player._CoursePlayer.cpu_plan = float(sys.argv[3])  # short games for the test
 game = load_game("ropasci360")
 
 def play(upper_cls, lower_cls):

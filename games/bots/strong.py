@@ -15,9 +15,10 @@ Each turn:
 
 Positions the bot has already seen in this game are valued closer to a draw (a third occurrence is one),
 so a bot that is ahead makes progress instead of repeating, and one that is behind welcomes repetition. A
-draw can be valued below an even position (``CONTEMPT``, off: 0.05 measured weaker in self-play).
-The time budget is wall-clock seconds per move (``seconds``, default 1 s), checked with
-``time.perf_counter`` between matrix entries.
+draw can be valued below an even position (``CONTEMPT``, off: 0.05 measured weaker in self-play); a draw by
+repetition is valued a little below one (``REPEAT_CONTEMPT``), so an even game is not drawn by shuffling.
+The time budget is seconds per move (``seconds``, default 1 s) on the bot's ``clock`` (wall time,
+``time.perf_counter``; the course adapter sets CPU time), checked between matrix entries.
 
 :func:`analyse` reports the same depth-1 game at a position (both equilibrium strategies, the value, what
 actual choices gave away) with a fixed width instead of a clock: the replay's analysis.
@@ -38,6 +39,9 @@ WIDTHS = (4, 6, 8, 11, 15, 20, 28, 40, 60, 90, 140)
 INNER_WIDTH = 5  # candidates per seat in the second stage
 REPEAT_FACTOR = 0.6  # a position seen once already is valued this much of the way from a draw
 CONTEMPT = 0.0  # a draw is worth this much less than an even position (0.05 measured worse, see docs)
+# A draw by repetition is worth this much less again: against a bot that shuffles back and forth, an even opening
+# would otherwise end in a draw after a few turns (about a fifth of a throw's flexibility in evaluation terms).
+REPEAT_CONTEMPT = 0.02
 SHALLOW_SHARE = 0.35  # share of the budget for the depth-1 widening when a depth-2 stage follows
 MARGIN = 0.9  # use this share of the budget, the rest is slack for the last entry and the LP
 # About the time of one matrix entry (RoPaSci 360, mid-game, the development machine): only to turn an
@@ -61,6 +65,8 @@ class StrongBot(Bot):
         self.widths = WIDTHS
         self.shallow_share = SHALLOW_SHARE
         self.contempt = CONTEMPT
+        self.repeat_contempt = REPEAT_CONTEMPT
+        self.clock = time.perf_counter  # the budget's clock: wall time; the course adapter counts CPU time
         self.seen: Counter = Counter()
         self._last_seen_turn = None
         self.stats: dict = {}
@@ -75,7 +81,7 @@ class StrongBot(Bot):
 
     # --- search ----------------------------------------------------------------------------------
     def choose(self, state):
-        start = time.perf_counter()
+        start = self.clock()
         self.observe(state)
         deadline = start + max(0.0, self.seconds) * MARGIN
         me = self.seat
@@ -130,7 +136,7 @@ class StrongBot(Bot):
                         for b, j in enumerate(C):
                             v = deep.get((i, j))
                             if v is None:
-                                if time.perf_counter() > deadline:
+                                if self.clock() > deadline:
                                     raise OutOfTime
                                 v = self._inner(child(i, j), hint_a, hint_b, deadline)
                                 deep[(i, j)] = v
@@ -162,7 +168,7 @@ class StrongBot(Bot):
         p = np.where(x > 1e-3, x, 0.0)
         p = p / p.sum()
         k = self.rng.choices(range(len(rows)), weights=p.tolist())[0]
-        self.stats["seconds"] = time.perf_counter() - start
+        self.stats["seconds"] = self.clock() - start
         self.stats["support"] = int((p > 0).sum())
         return A[rows[k]]
 
@@ -190,7 +196,7 @@ class StrongBot(Bot):
         def value1(i, j):
             v = values.get((i, j))
             if v is None:
-                if deadline is not None and time.perf_counter() > deadline:
+                if deadline is not None and self.clock() > deadline:
                     raise OutOfTime
                 v = self._leaf(self._child(state, A[i], B[j]))
                 values[(i, j)] = v
@@ -213,13 +219,16 @@ class StrongBot(Bot):
 
     def _leaf(self, c) -> float:
         v = self.ev.value(c, self.seat)
-        if c.is_terminal():
-            return v if v else -self.contempt
+        terminal = c.is_terminal()
+        if terminal and v:
+            return v
         n = self.seen.get(self.ev.position_key(c), 0)
+        if terminal:  # a draw; one by repetition (seen twice before) costs the repetition contempt too
+            return -self.contempt - (self.repeat_contempt if n >= 2 else 0.0)
         if n:
-            # Toward the value of a draw (the third occurrence is one).
+            # Toward the value of a draw by repetition (the third occurrence is one).
             f = REPEAT_FACTOR ** n
-            v = f * v - (1.0 - f) * self.contempt
+            v = f * v - (1.0 - f) * (self.contempt + self.repeat_contempt)
         return v
 
     def _inner(self, c, hint_a, hint_b, deadline) -> float:
@@ -233,7 +242,7 @@ class StrongBot(Bot):
         B2 = ev.quick_candidates(c, opp, hint_b, INNER_WIDTH)
         M = np.empty((len(A2), len(B2)))
         for i, a in enumerate(A2):
-            if time.perf_counter() > deadline:
+            if self.clock() > deadline:
                 raise OutOfTime
             for j, b in enumerate(B2):
                 g = c.clone()

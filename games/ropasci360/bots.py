@@ -43,6 +43,9 @@ NEAR_INVINCIBLE = 90.0  # ... or one whose last possible beater is the opponent'
 RESERVE = 200.0  # keeping at least one throw: the opponent's tokens cannot become invincible
 RESERVE_GREEDY = 40.0  # the same for the greedy evaluation (it spends its last throw on any capture)
 LAST_TOKENS = (0.0, 120.0, 40.0, 10.0)  # no throws left and only this many tokens: close to losing
+# Conversion: a side down to its last life (one token and no throws, or no token and one throw, which it must
+# then throw) loses within two turns to an opponent holding a throw (or tokens of all three symbols).
+LAST_LIFE = 1500.0
 THREAT_WEIGHTS = (0.15, 0.5, 0.2, 0.1)  # expected loss among attacked stacks, largest first
 PREY = (0.0, 9.0, 7.0, 4.0, 2.5, 1.5, 1.0, 0.5, 0.25, 0.0)  # nearest prey at distance d
 HUNT = 2.0  # prey bonus multiplier once the opponent has no throws (the hunt wins the game)
@@ -333,9 +336,22 @@ def _evaluate(state, p: int, full: bool) -> float:
         for s in (0, 1, 2):
             comp += s0[s] * (s1[(s + 2) % 3] - s1[(s + 1) % 3])
         score += COMPOSITION * comp
+        score += _conversion(t0, s0, n1, t1) - _conversion(t1, s1, n0, t0)
     # Positions, distances to prey, and threats for the next turn (moves of both kinds and throws).
     score += _board_terms(state, t0, t1)
     return score if p == 0 else -score
+
+
+def _conversion(t: int, syms, n_o: int, t_o: int) -> float:
+    """LAST_LIFE when the opponent (``n_o`` tokens, ``t_o`` throws) is down to its last life and loses to this
+    side (``t`` throws, ``syms`` tokens per symbol) within two turns: holding a throw, this side throws the
+    beater of the opponent's last token (invincible, and the last token is not); without one, it needs every
+    symbol on the board, or the opponent's forced last throw picks a symbol that is invincible too (a draw)."""
+    if n_o + t_o > 1:
+        return 0.0
+    if t or (n_o == 0 and syms[0] and syms[1] and syms[2]):
+        return LAST_LIFE
+    return 0.0
 
 
 # --- action scoring and candidates ---------------------------------------------------------------------

@@ -8,9 +8,11 @@
 engine state. Only the standard library, NumPy and SciPy are used, and Django is never imported.
 
 The course allows 60 s of CPU per player per game: the adapter keeps its own ``time.process_time`` clock
-and gives each move ``remaining / max(20, expected turns left)`` of a 48 s plan (expected turns left: at most
-120, at most the turns remaining before the 360-turn limit), capped at 1 s, so even a 360-turn game stays
-well inside the limit. The search itself keeps no tables between moves, so memory stays small.
+and gives each move ``remaining / max(20, expected turns left)`` of a 48 s plan (``cpu_plan``; expected turns
+left: at most 120, at most the turns remaining before the 360-turn limit), capped at 1 s, so even a 360-turn
+game stays well inside the limit. The search's deadlines are in CPU time too (``bot.clock``), so a loaded
+machine slows a game down without weakening the player. The search keeps no tables between moves, so memory
+stays small.
 
 The referee's memory baseline is the process's virtual size right after it imports both players' packages,
 and a player is forfeited once the peak grows 100 MB past it: NumPy and SciPy alone add about 290 MB of
@@ -42,6 +44,7 @@ def _tuple_action(action):
 
 class _CoursePlayer:
     level = "strong"
+    cpu_plan = CPU_PLAN  # seconds of CPU this player plans to spend in a game
 
     def __init__(self, player):
         started = time.process_time()
@@ -49,12 +52,13 @@ class _CoursePlayer:
         self.other = "lower" if player == "upper" else "upper"
         self.state = GAME.new_initial_state()
         self.bot = make_bot(self.level, GAME, player)
+        self.bot.clock = time.process_time  # the search's deadlines in CPU time, as the course counts it
         self.cpu_used = 0.0
         self.cpu_used += time.process_time() - started
 
     def move_budget(self) -> float:
         """Seconds for the next move from the remaining planned CPU time."""
-        remaining = max(0.0, CPU_PLAN - self.cpu_used)
+        remaining = max(0.0, self.cpu_plan - self.cpu_used)
         expected_left = max(20, min(HORIZON, MAX_TURNS - self.state.turn))
         return max(MIN_MOVE, min(MAX_MOVE, remaining / expected_left))
 
