@@ -96,7 +96,8 @@ def position_context(game: Game, n: int, result: dict) -> dict:
             "balance": balance if zero_sum else None,
             "verdict": verdict(ui, players[0], players[-1], value) if zero_sum else "",
             "first": ui.seat_name(players[0]), "sides": sides, "note": result.get("note", ""),
-            "terminal": game.is_over and n == game.turn, "equilibrium": result.get("width") is not None,
+            "terminal": game.is_over and n == game.turn and not result.get("strategies"),
+            "equilibrium": result.get("width") is not None,
             "withheld": ui.seat_name(result["withheld"]) if result.get("withheld") else "",
             "width": result.get("width"), "next_turn": n + 1 if n < game.turn else None}
 
