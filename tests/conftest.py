@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import os
 import secrets
 import socket
@@ -82,10 +83,8 @@ def pytest_collection_modifyitems(config, items):
 
 @pytest.fixture(autouse=True)
 def _hide_playwright_loop(request):
-    """Let every test but a browser test run as if no loop ran, even after Playwright's sync API has started
-    in this process (pytest-xdist may hand a worker more tests after its browser tests): async tests, and sync
-    tests calling async views through Django's test client (``async_to_sync`` refuses a running loop)."""
-    if request.node.get_closest_marker("browser") or {"browser", "page", "people"} & set(request.fixturenames):
+    """Let async tests run even after Playwright's sync API has started."""
+    if not inspect.iscoroutinefunction(getattr(request, "function", None)):
         yield
         return
     loop = asyncio._get_running_loop()
