@@ -16,6 +16,8 @@ TEST_PROCESSES ?= 2
 setup: $(STAMP)
 	$(VPY) manage.py migrate --noinput
 	$(VPY) manage.py collectstatic --noinput --verbosity 0
+	@# The bots' C cores (games/*/*.c); without a compiler the bots play their pure-Python versions.
+	@$(VPY) -m games.engine.native > /dev/null || echo "warning: a C core did not build; its bot uses Python"
 
 $(VPY):
 	$(PYTHON) -m venv $(VENV)
