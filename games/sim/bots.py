@@ -13,6 +13,11 @@ searches only try safe edges while there are any.
 * ``strong``, three seats still in: max^n (each seat maximises its own return, coalition sharing included)
   over safe edges, iterative deepening under the budget, the leaves valued by sharing the return among the
   seats still in in proportion to their safe edges (plus one).
+* ``perfect``, the solved game (two players, 6 nodes; ``solved``): every safe edge's result read from the table
+  of all positions; a winning edge at random if there is one. In a lost position (every edge loses against
+  perfect play) the edge after which the fewest of the opponent's safe replies still win (as a share), to leave
+  a fallible opponent the most room to go wrong. Any other game (4, 5 or 7 to 10 nodes, three players) it
+  plays as ``strong`` (which is exact from the first move on 4 and 5 nodes).
 """
 from __future__ import annotations
 
@@ -21,6 +26,7 @@ import time
 from games.bots import DEFAULT_SECONDS
 from games.bots.base import Bot
 
+from . import solved
 from .rules import completes, final_returns
 
 WIN = 100000.0
@@ -231,14 +237,44 @@ class StrongBot(_SimBot):
         return best
 
 
-BOTS = {"greedy": GreedyBot, "strong": StrongBot}
+class PerfectBot(_SimBot):
+    level = "perfect"
+
+    def choose(self, state):
+        actions, pairs, masks, free, alive, me = self._start(state)
+        edges = state.game.tables.edges
+        if state.game.nodes == solved.NODES and len(masks) == 2:
+            own, opp = masks[me], masks[1 - me]
+            moves = solved.safe_moves(own, opp)
+            if not moves:
+                return actions[self.rng.randrange(len(actions))]  # every edge closes an own triangle
+            results = {e: solved.wins(opp, own | 1 << e) for e in moves}
+            if None not in results.values():  # always so in play (see ``solved.wins``)
+                winning = [e for e in moves if not results[e]]
+                if winning:
+                    return edges[winning[self.rng.randrange(len(winning))]]
+                share = {e: self._winning_share(own | 1 << e, opp) for e in moves}
+                least = min(share.values())
+                ties = [e for e in moves if share[e] == least]
+                return edges[ties[self.rng.randrange(len(ties))]]
+        return StrongBot(state.game, self.seat, seed=self.rng.randrange(1 << 30), seconds=self.seconds).choose(state)
+
+    @staticmethod
+    def _winning_share(own: int, opp: int) -> float:
+        """The share of the opponent's safe replies (it to move, ``opp``) that win for it."""
+        replies = solved.safe_moves(opp, own)
+        return sum(solved.wins(own, opp | 1 << r) is False for r in replies) / len(replies) if replies else 0.0
+
+
+BOTS = {"greedy": GreedyBot, "strong": StrongBot, "perfect": PerfectBot}
 
 
 ANALYSIS_SCALE = 4.0  # safe edges more than the others' mean that make a value of about 0.76
 
 
 def analyse(state, seconds: float | None = None, *, seen=None, actual=None) -> dict:
-    """The replay's analysis (``docs/bots.md``): the strong bot's move within ``seconds``; each seat's value
+    """The replay's analysis (``docs/bots.md``): the perfect bot's move (on other boards than the solved one the
+    strong bot's, within ``seconds``); each seat's value
     from its safe edges (those it can still take without closing a triangle of its colour) against the
     mean of the other seats still in, ``tanh(difference / ANALYSIS_SCALE)``; a seat out is lost (-1)."""
     from games.bots.review import Look, review, squash
@@ -255,5 +291,5 @@ def analyse(state, seconds: float | None = None, *, seen=None, actual=None) -> d
             values[seat] = -1.0 if p not in safe else squash(safe[p] - sum(others) / max(1, len(others)),
                                                                ANALYSIS_SCALE)
         mover = s.players_to_act()[0]
-        return Look(values, StrongBot(game, mover, seed=0, seconds=budget).choose(s) if best else None)
+        return Look(values, PerfectBot(game, mover, seed=0, seconds=budget).choose(s) if best else None)
     return review(game, state, look, actual)
