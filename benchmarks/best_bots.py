@@ -5,15 +5,16 @@ opponent measured.
     python benchmarks/best_bots.py tic_tac_toe            # against every opponent: never loses
     python benchmarks/best_bots.py nim                    # every won position of small games: wins it
     python benchmarks/best_bots.py nim3p --games 300      # perfect against two random or two greedy players
-    python benchmarks/best_bots.py sim --games 10         # the solved second-player win, 6 nodes
+    python benchmarks/best_bots.py sim --games 40         # the solved second-player win, 6 nodes
     python benchmarks/best_bots.py rubiks_cube --scrambles 100   # solution lengths
 
 ``tic_tac_toe`` walks the whole game tree with the bot on one side, every legal reply on the other, for both
 sides: every game that can happen against it. ``nim`` values every position of every small game (up to 4 heaps
 of 6, every ``max_take``) by plain minimax over the rules (not the Grundy formula the bot uses) and checks that
-in every won position the bot's move leaves a lost one. Randomness is seeded (``--seed``); the searching bots
-run on a wall-clock budget (``--seconds``, default the lobby's 1 s), so reruns give similar, not identical,
-figures.
+in every won position the bot's move leaves a lost one. ``sim`` plays the bot as the second player against
+each opponent as the first and prints the CPU time of its moves. Randomness is seeded (``--seed``); the
+searching bots run on a wall-clock budget (``--seconds``, default the lobby's 1 s), so reruns give similar, not
+identical, figures.
 """
 from __future__ import annotations
 
@@ -147,18 +148,23 @@ def sim(args) -> None:
     game = load_game("sim", nodes=args.nodes)
     first, second = game.info.players
     for other in args.against:
-        scores = []
+        scores, cpu = [], []
         for k in range(args.games):
             bots = {first: make_bot(other, game, first, seed=args.seed + 2 * k, seconds=args.seconds),
                     second: make_bot(args.level, game, second, seed=args.seed + 2 * k + 1, seconds=args.seconds)}
             state = game.new_initial_state()
             while not state.is_terminal():
                 seat = state.players_to_act()[0]
-                state.apply_action(seat, bots[seat].choose(state))
+                started = time.process_time()
+                action = bots[seat].choose(state)
+                if seat == second:
+                    cpu.append(time.process_time() - started)
+                state.apply_action(seat, action)
             winners = state.result().winners
             scores.append(0.5 if not winners else 1.0 if winners == [second] else 0.0)
         print(score_line(f"sim {args.nodes} nodes {args.level} (second, {second}) vs {other} (first, {first})",
-                         scores), flush=True)
+                         scores) + f"; its moves {1000 * statistics.mean(cpu):.0f} ms CPU on average, at most "
+              f"{1000 * max(cpu):.0f} ms", flush=True)
 
 
 # --- Rubik's Cube: solution lengths ---------------------------------------------------------------------
@@ -192,7 +198,7 @@ COMMANDS = {"tic_tac_toe": tic_tac_toe, "nim": nim, "nim3p": nim3p, "sim": sim, 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="game", required=True)
-    for name, level in (("tic_tac_toe", "perfect"), ("nim", "perfect"), ("nim3p", "perfect"), ("sim", "strong"),
+    for name, level in (("tic_tac_toe", "perfect"), ("nim", "perfect"), ("nim3p", "perfect"), ("sim", "perfect"),
                         ("rubiks_cube", "strong")):
         p = sub.add_parser(name)
         p.add_argument("--level", default=level, help=f"the bot measured (default {level}: the game's best)")
@@ -203,7 +209,8 @@ def main(argv=None) -> None:
             p.add_argument("--size", type=int, default=6)
         if name in ("nim3p", "sim"):
             p.add_argument("--games", type=int, default=100)
-            p.add_argument("--against", nargs="+", default=["random", "greedy"] + (["strong"] if name == "sim" else []))
+            p.add_argument("--against", nargs="+",
+                           default=["random", "greedy"] + (["strong", "perfect"] if name == "sim" else []))
         if name == "sim":
             p.add_argument("--nodes", type=int, default=6)
         if name == "rubiks_cube":
