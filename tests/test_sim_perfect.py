@@ -41,6 +41,18 @@ def random_position(rng: random.Random, plies: int):
     return state
 
 
+def after(state, seat, action):
+    child = state.clone()
+    child.apply_action(seat, action)
+    return child
+
+
+def loses(state, seat, action) -> bool:
+    """Whether ``action`` leaves ``seat`` lost: it closes an own triangle or leaves the opponent a win."""
+    child = after(state, seat, action)
+    return child.is_terminal() or mover_wins(child.masks[child.to_move], child.masks[1 - child.to_move])
+
+
 def test_the_shipped_table_is_what_the_solver_computes_and_the_second_player_wins():
     won, lost = solved.solve()
     assert solved.table() == {**{k: True for k in won}, **{k: False for k in lost}}
@@ -82,12 +94,8 @@ def test_perfect_wins_every_won_position(plies):
         seat = state.players_to_act()[0]
         action = make_bot("perfect", GAME, seat, seed=k).choose(state)
         assert action in state.legal_actions(seat)
-        own, opp = state.masks[state.to_move], state.masks[1 - state.to_move]
-        if mover_wins(own, opp):
-            after = state.clone()
-            after.apply_action(seat, action)
-            assert not after.is_terminal()
-            assert not mover_wins(after.masks[after.to_move], after.masks[1 - after.to_move]), state.to_text()
+        if mover_wins(state.masks[state.to_move], state.masks[1 - state.to_move]):
+            assert not loses(state, seat, action), state.to_text()
 
 
 @pytest.mark.parametrize("first", ["random", "greedy", "strong", "perfect"])
@@ -134,3 +142,22 @@ def test_other_boards_fall_back_to_strong(params):
                       else rng.choice(state.legal_actions(seat)))
             assert action in state.legal_actions(seat)
             state.apply_action(seat, action)
+
+
+def test_the_analysis_of_the_solved_board_is_exact():
+    """Values 1 won, -1 lost (by the independent search); the best move wins where the position is won, and a
+    move that throws the win away gives away 2."""
+    rng = random.Random(11)
+    for plies in range(0, 11):
+        state = random_position(rng, plies)
+        if state.is_terminal():
+            continue
+        seat = state.players_to_act()[0]
+        won = mover_wins(state.masks[state.to_move], state.masks[1 - state.to_move])
+        played = next((a for a in state.legal_actions(seat) if loses(state, seat, a)), None)
+        answer = bots.analyse(state, actual={seat: played} if played else None)
+        assert answer["values"][seat] == (1.0 if won else -1.0)
+        if won:
+            assert not loses(state, seat, GAME.action_from_json(answer["best"][seat]))
+            if played:
+                assert answer["actual"][seat]["gave_away"] == 2.0

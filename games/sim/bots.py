@@ -273,23 +273,30 @@ ANALYSIS_SCALE = 4.0  # safe edges more than the others' mean that make a value 
 
 
 def analyse(state, seconds: float | None = None, *, seen=None, actual=None) -> dict:
-    """The replay's analysis (``docs/bots.md``): the perfect bot's move (on other boards than the solved one the
-    strong bot's, within ``seconds``); each seat's value
-    from its safe edges (those it can still take without closing a triangle of its colour) against the
-    mean of the other seats still in, ``tanh(difference / ANALYSIS_SCALE)``; a seat out is lost (-1)."""
-    from games.bots.review import Look, review, squash
+    """The replay's analysis (``docs/bots.md``): the perfect bot's move. On the solved board (two players, 6
+    nodes) the values are exact: 1 won, -1 lost under perfect play. Elsewhere the move is the strong bot's
+    within ``seconds``, and each seat's value comes from its safe edges (those it can still take without
+    closing a triangle of its colour) against the mean of the other seats still in,
+    ``tanh(difference / ANALYSIS_SCALE)``; a seat out is lost (-1)."""
+    from games.bots.review import Look, review, squash, zero_sum
 
     game = state.game
     budget = 0.05 if seconds is None else seconds
 
     def look(s, best: bool) -> Look:
+        mover = s.players_to_act()[0]
+        move = PerfectBot(game, mover, seed=0, seconds=budget).choose(s) if best else None
         masks, free, alive = list(s.masks), s.free(), s.alive()
+        if game.nodes == solved.NODES and len(masks) == 2:
+            won = solved.wins(masks[s.to_move], masks[1 - s.to_move])
+            if won is not None:
+                v = 1.0 if won else -1.0
+                return Look(zero_sum(game, mover, v), move, after=v)
         safe = {p: bin(safe_edges(masks[p], free, game.tables.pairs)).count("1") for p in alive}
         values = {}
         for p, seat in enumerate(game.info.players):
             others = [safe[q] for q in alive if q != p]
             values[seat] = -1.0 if p not in safe else squash(safe[p] - sum(others) / max(1, len(others)),
                                                                ANALYSIS_SCALE)
-        mover = s.players_to_act()[0]
-        return Look(values, PerfectBot(game, mover, seed=0, seconds=budget).choose(s) if best else None)
+        return Look(values, move)
     return review(game, state, look, actual)
