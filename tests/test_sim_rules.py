@@ -321,7 +321,7 @@ def test_strong_beats_random():
     assert wins >= 5
 
 
-@pytest.mark.parametrize("level", ["random", "greedy", "strong"])
+@pytest.mark.parametrize("level", ["random", "greedy", "strong", "perfect"])
 @pytest.mark.parametrize("setup", [(2, "none"), (3, "none"), (3, "1-2")])
 def test_bots_legal_and_leave_the_state_alone(level, setup):
     players, coalition = setup
@@ -337,10 +337,10 @@ def test_bots_legal_and_leave_the_state_alone(level, setup):
             s.apply_action(seat, a)
 
 
-def test_greedy_and_strong_avoid_own_triangles():
+def test_the_bots_avoid_own_triangles():
     s, _ = play(GAME, "0-1", "3-4", "0-2")  # White to move; Black threatens nothing of White's
     s, _ = play(GAME, "3-5", state=s)  # Black to move: 1-2 would complete 0-1-2
-    for level in ("greedy", "strong"):
+    for level in ("greedy", "strong", "perfect"):
         for seed in range(5):
             assert bots.BOTS[level](GAME, "black", seed=seed, seconds=0.05).choose(s) != (1, 2)
 
@@ -396,7 +396,7 @@ def test_board_template_renders_valid_svg():
 
 def test_rules_and_bots_do_not_import_django():
     env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
-    code = ("import games.sim, games.sim.rules, games.sim.bots, games.sim.ui, sys; "
+    code = ("import games.sim, games.sim.rules, games.sim.bots, games.sim.solved, games.sim.ui, sys; "
             "sys.exit(1 if any(m == 'django' or m.startswith('django.') for m in sys.modules) else 0)")
     assert subprocess.run([sys.executable, "-c", code], cwd=BASE_DIR, env=env, timeout=60).returncode == 0
 
