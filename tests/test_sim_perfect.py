@@ -128,6 +128,10 @@ def test_the_first_move_fits_the_lobbys_second():
     assert float(out.stdout) < 0.5
 
 
+def test_the_lobby_offers_perfect_as_the_best_level():
+    assert levels_for(GAME) == ("random", "greedy", "strong", "perfect")
+
+
 @pytest.mark.parametrize("params", [{"nodes": 4}, {"nodes": 5}, {"nodes": 7}, {"players": 3},
                                     {"players": 3, "coalition": "1-2"}])
 def test_other_boards_fall_back_to_strong(params):
