@@ -30,9 +30,17 @@ from games.ropasci_puzzle.position import library, parse_position  # noqa: E402
 from games.ropasci_puzzle.solver import FAR, encode, predator, solve  # noqa: E402
 
 PREY = {"r": "s", "p": "r", "s": "p"}
-GROUPS = ("library", "mixed-2x4", "mixed-3x4", "mixed-3x6", "mixed-3x9", "same-3x9", "mixed-4x4", "mixed-4x6")
+GROUPS = ("library", "mixed-2x4", "mixed-3x4", "mixed-3x6", "mixed-3x9", "same-3x9", "mixed-4x4", "mixed-4x6", "far-3x9",
+          "tour-3x9")
+CORNERS = ((4, -4), (4, 0), (0, 4), (-4, 4), (-4, 0), (0, -4))
 PER_GROUP = 8
+PER_COURSE_GROUP = 32  # far-3x9 and tour-3x9: their hard positions are rarer (1 in 20 to 40 takes 0.5 s or more)
 BASELINE_STATES = 2_000_000  # the plain A* stops there too (memory)
+
+
+def distance(a, b) -> int:
+    dr, dq = a[0] - b[0], a[1] - b[1]
+    return max(abs(dr), abs(dq), abs(dr + dq))
 
 
 def random_position(rng: random.Random, group: str) -> dict:
@@ -40,12 +48,35 @@ def random_position(rng: random.Random, group: str) -> dict:
     n_upper, n_lower = map(int, size.split("x"))
     cells = list(HEXES)
     rng.shuffle(cells)
+    if kind in ("far", "tour"):
+        return course_position(rng, kind, cells)
     n_blocks = rng.randint(0, 8)
     symbols = ["r"] * n_upper if kind == "same" else rng.sample("rps", min(3, n_upper))
     symbols += [rng.choice("rps") for _ in range(n_upper - len(symbols))]  # a fourth token repeats a symbol
     return {"upper": [[symbols[i], *cells[i]] for i in range(n_upper)],
             "lower": [[PREY[rng.choice(symbols)], *cells[n_upper + i]] for i in range(n_lower)],
             "block": [["", *cells[n_upper + n_lower + i]] for i in range(n_blocks)]}
+
+
+def course_position(rng: random.Random, kind: str, cells: list) -> dict:
+    """Three Upper tokens (a rock, a paper, a scissors: the course's limit) and nine Lower tokens. ``far``: the
+    three start within 1 of a corner and each has three targets at least 6 hexes from it; ``tour``: anywhere, a
+    rock with nine scissors to remove and the paper and scissors only as its pivots."""
+    ups = list("rps")
+    rng.shuffle(ups)
+    if kind == "far":
+        corner = CORNERS[rng.randrange(6)]
+        up_cells = [h for h in cells if distance(h, corner) <= 1][:3]
+        low_cells = [h for h in cells if distance(h, corner) >= 6][:9]
+        lows = [PREY[s] for s in ups for _ in range(3)]
+        rng.shuffle(lows)
+    else:
+        ups = list("rps")
+        up_cells, low_cells, lows = cells[:3], cells[3:12], ["s"] * 9
+    taken = set(up_cells) | set(low_cells)
+    free = [h for h in cells if h not in taken]
+    return {"upper": [[s, *h] for s, h in zip(ups, up_cells)], "lower": [[s, *h] for s, h in zip(lows, low_cells)],
+            "block": [["", *h] for h in free[:rng.randint(0, 6)]]}
 
 
 SLOWEST = 5  # named at the end
@@ -61,7 +92,8 @@ def test_set(groups, files=()) -> list[tuple[str, str, dict]]:
             out += [(group, e["name"], e["position"]) for e in library()]
             continue
         rng = random.Random(f"ropasci-puzzle-{group}")
-        out += [(group, f"{group}-{i + 1}", random_position(rng, group)) for i in range(PER_GROUP)]
+        count = PER_COURSE_GROUP if group.startswith(("far-", "tour-")) else PER_GROUP
+        out += [(group, f"{group}-{i + 1}", random_position(rng, group)) for i in range(count)]
     return out
 
 
