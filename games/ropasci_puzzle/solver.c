@@ -31,8 +31,12 @@ static const int DEAD[8] = {0, 0, 0, 1, 0, 4, 2, 7};
 /* --- hash tables keyed by a packed position (Upper codes + 1, 8 bits each, above 9 bits of Lower groups) --- */
 
 typedef struct {
-    u128 *keys;
-    int *vals;      /* the value, or for a set the generation it was added in */
+    u128 key;
+    int val;        /* the value, or for a set the generation it was added in */
+} Entry;           /* key and value in one cache line: a probe touches one */
+
+typedef struct {
+    Entry *e;
     size_t cap, count;
     int gen;        /* sets: entries of another generation are absent (clearing is one increment) */
 } Table;
@@ -46,23 +50,21 @@ static size_t hash128(u128 k) {
 }
 
 static int table_init(Table *t, size_t cap) {
-    t->keys = calloc(cap, sizeof(u128));
-    t->vals = calloc(cap, sizeof(int));
+    t->e = calloc(cap, sizeof(Entry));
     t->cap = cap;
     t->count = 0;
     t->gen = 1;
-    return t->keys && t->vals;
+    return t->e != NULL;
 }
 
 static void table_free(Table *t) {
-    free(t->keys);
-    free(t->vals);
+    free(t->e);
 }
 
 /* The slot of key k (its own, or the empty one where it would go). */
 static size_t slot(const Table *t, u128 k) {
     size_t i = hash128(k) & (t->cap - 1);
-    while (t->keys[i] && t->keys[i] != k) i = (i + 1) & (t->cap - 1);
+    while (t->e[i].key && t->e[i].key != k) i = (i + 1) & (t->cap - 1);
     return i;
 }
 
@@ -71,10 +73,8 @@ static int grow(Table *t, int is_set) {
     if (!table_init(&bigger, t->cap * 2)) return 0;
     bigger.gen = t->gen;
     for (size_t i = 0; i < t->cap; i++) {
-        if (!t->keys[i] || (is_set && t->vals[i] != t->gen)) continue;
-        size_t j = slot(&bigger, t->keys[i]);
-        bigger.keys[j] = t->keys[i];
-        bigger.vals[j] = t->vals[i];
+        if (!t->e[i].key || (is_set && t->e[i].val != t->gen)) continue;
+        bigger.e[slot(&bigger, t->e[i].key)] = t->e[i];
         bigger.count++;
     }
     table_free(t);
@@ -84,22 +84,22 @@ static int grow(Table *t, int is_set) {
 
 static int get(const Table *t, u128 k) {  /* known.get(key, 0) */
     size_t i = slot(t, k);
-    return t->keys[i] ? t->vals[i] : 0;
+    return t->e[i].key ? t->e[i].val : 0;
 }
 
 static int put(Table *t, u128 k, int v) {
     if (2 * (t->count + 1) > t->cap && !grow(t, 0)) return 0;
     size_t i = slot(t, k);
-    if (!t->keys[i]) {
-        t->keys[i] = k;
+    if (!t->e[i].key) {
+        t->e[i].key = k;
         t->count++;
     }
-    t->vals[i] = v;
+    t->e[i].val = v;
     return 1;
 }
 
 static void table_clear(Table *t) {
-    memset(t->keys, 0, t->cap * sizeof(u128));
+    memset(t->e, 0, t->cap * sizeof(Entry));
     t->count = 0;
 }
 
@@ -109,20 +109,18 @@ static int set_add(Table *t, u128 k) {
         if (!grow(t, 1)) return -1;
     }
     size_t i = slot(t, k);
-    if (t->keys[i] && t->vals[i] == t->gen) return 0;
-    if (!t->keys[i]) {
-        t->keys[i] = k;
+    if (t->e[i].key && t->e[i].val == t->gen) return 0;
+    if (!t->e[i].key) {
+        t->e[i].key = k;
         t->count++;
     }
-    t->vals[i] = t->gen;
+    t->e[i].val = t->gen;
     return 1;
 }
 
-static void set_clear(Table *t) {  /* stale entries stay as tombstones until the table is rebuilt */
+static void set_clear(Table *t) {  /* stale entries stay until the table is rebuilt */
     t->gen++;
-    if (t->count > t->cap / 4) {
-        table_clear(t);
-    }
+    if (t->count > t->cap / 4) table_clear(t);
 }
 
 /* --- the board (solver.Board) --- */
@@ -429,16 +427,20 @@ static long forward(Relax *r, const Tok *tok, int turns, const u128 *piv, const 
             u128 hit = nw & T->anyt & ~T->hexes_of[v];
             if (hit) {
                 nw ^= hit;
-                while (hit) {
-                    u128 b = hit & -hit;
-                    hit ^= b;
-                    int w = v | 1 << T->number[low_bit_index(b)];
-                    if (r->idx[w] < 0) {
-                        r->idx[w] = (int)used + nn;
-                        r->lv[used + nn] = (short)w;
-                        r->lm[used + nn++] = b;
-                    } else {
-                        r->lm[r->idx[w]] |= b;
+                for (int half = 0; half < 2; half++) {  /* bit by bit, in 64-bit halves (no 128-bit stalls) */
+                    uint64_t h = (uint64_t)(hit >> (64 * half));
+                    while (h) {
+                        int pos = __builtin_ctzll(h) + 64 * half;
+                        h &= h - 1;
+                        u128 b = (u128)1 << pos;
+                        int w = v | 1 << T->number[pos];
+                        if (r->idx[w] < 0) {
+                            r->idx[w] = (int)used + nn;
+                            r->lv[used + nn] = (short)w;
+                            r->lm[used + nn++] = b;
+                        } else {
+                            r->lm[r->idx[w]] |= b;
+                        }
                     }
                 }
             }
@@ -471,13 +473,16 @@ static void backward(Relax *r, int c, int turns, const u128 *piv, const Layers *
         ni = 0;
         for (int i = 0; i < ng; i++) {
             int w = gkeys[i];
-            u128 h = r->gn[w] & T->hexes_of[w];
-            while (h) {
-                u128 b = h & -h;
-                h ^= b;
-                int v = w ^ 1 << T->number[low_bit_index(b)];
-                if (!r->into[v]) ikeys[ni++] = v;
-                r->into[v] |= b;
+            u128 hw = r->gn[w] & T->hexes_of[w];
+            for (int half = 0; half < 2; half++) {
+                uint64_t h = (uint64_t)(hw >> (64 * half));
+                while (h) {
+                    int pos = __builtin_ctzll(h) + 64 * half;
+                    h &= h - 1;
+                    int v = w ^ 1 << T->number[pos];
+                    if (!r->into[v]) ikeys[ni++] = v;
+                    r->into[v] |= (u128)1 << pos;
+                }
             }
         }
         nc = 0;
@@ -987,12 +992,9 @@ static int dfs(Search *se, const unsigned char *ups, int n, int lower, int budge
         }
         if (nn) {
             u128 key = pack(nw, nn, nl);
-            int added = 0;
-            if (get(&se->known, key) < budget) {
-                added = set_add(&se->seen, key);
-                if (added < 0) return NO_MEMORY;
-            }
-            if (added) {
+            int added = set_add(&se->seen, key);  /* the small table first: a repeat skips the big one */
+            if (added < 0) return NO_MEMORY;
+            if (added && get(&se->known, key) < budget) {
                 int est[3];
                 estimate(b, nw, nn, nl, est);
                 if (est[0] >= budget) {
