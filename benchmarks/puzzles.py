@@ -82,7 +82,7 @@ def course_position(rng: random.Random, kind: str, cells: list) -> dict:
 SLOWEST = 5  # named at the end
 
 
-def test_set(groups, files=()) -> list[tuple[str, str, dict]]:
+def test_set(groups, files=(), course_count: int = PER_COURSE_GROUP) -> list[tuple[str, str, dict]]:
     out = []
     for path in files:
         with open(path, encoding="utf-8") as fh:
@@ -92,7 +92,7 @@ def test_set(groups, files=()) -> list[tuple[str, str, dict]]:
             out += [(group, e["name"], e["position"]) for e in library()]
             continue
         rng = random.Random(f"ropasci-puzzle-{group}")
-        count = PER_COURSE_GROUP if group.startswith(("far-", "tour-")) else PER_GROUP
+        count = course_count if group.startswith(("far-", "tour-")) else PER_GROUP
         out += [(group, f"{group}-{i + 1}", random_position(rng, group)) for i in range(count)]
     return out
 
@@ -139,14 +139,24 @@ def main(argv=None) -> None:
                         help=f"also run a plain joint A* with this time limit per position (and at most "
                              f"{BASELINE_STATES:,} positions stored)")
     parser.add_argument("--files", default="", help="comma-separated course JSON files to time too")
+    parser.add_argument("--repeat", type=int, default=1, metavar="N",
+                        help="solve each position N times and keep the least CPU time (other jobs on the machine "
+                             "only ever add time)")
+    parser.add_argument("--course-count", type=int, default=PER_COURSE_GROUP, metavar="N",
+                        help=f"positions in the far-3x9 and tour-3x9 groups (default {PER_COURSE_GROUP}; the first N "
+                             f"of one seeded sequence, so a larger N adds positions)")
     args = parser.parse_args(argv)
     rows, by_group, all_times = [], {}, []
     groups = [g for g in args.groups.split(",") if g]
-    for group, name, position in test_set(groups, [f for f in args.files.split(",") if f]):
-        stats: dict = {}
-        cpu = time.process_time()
-        turns = solve(position, stats=stats)
-        stats["seconds"] = time.process_time() - cpu
+    for group, name, position in test_set(groups, [f for f in args.files.split(",") if f], args.course_count):
+        best = None
+        for _ in range(args.repeat):
+            stats: dict = {}
+            cpu = time.process_time()
+            turns = solve(position, stats=stats)
+            stats["seconds"] = time.process_time() - cpu
+            best = stats["seconds"] if best is None else min(best, stats["seconds"])
+        stats["seconds"] = best
         p = parse_position(position)
         row = [name, str(len(p.upper)), str(len(p.lower)), str(len(p.blocks)),
                "none" if turns is None else str(len(turns)), str(stats["bounds"].get("proved", "-")),

@@ -82,22 +82,6 @@ static int grow(Table *t, int is_set) {
     return 1;
 }
 
-static int get(const Table *t, u128 k) {  /* known.get(key, 0) */
-    size_t i = slot(t, k);
-    return t->e[i].key ? t->e[i].val : 0;
-}
-
-static int put(Table *t, u128 k, int v) {
-    if (2 * (t->count + 1) > t->cap && !grow(t, 0)) return 0;
-    size_t i = slot(t, k);
-    if (!t->e[i].key) {
-        t->e[i].key = k;
-        t->count++;
-    }
-    t->e[i].val = v;
-    return 1;
-}
-
 static void table_clear(Table *t) {
     memset(t->e, 0, t->cap * sizeof(Entry));
     t->count = 0;
@@ -121,6 +105,53 @@ static int set_add(Table *t, u128 k) {
 static void set_clear(Table *t) {  /* stale entries stay until the table is rebuilt */
     t->gen++;
     if (t->count > t->cap / 4) table_clear(t);
+}
+
+/* The table of proven bounds, the one that grows large (a million positions): one 16-byte word per entry, the
+ * bound in the bits above the key (keys use 81), so that a probe, usually a cache miss, touches one word. */
+#define KEY_BITS (((u128)1 << 96) - 1)
+
+typedef struct {
+    u128 *e;
+    size_t cap, count;
+} Known;
+
+static int known_init(Known *t, size_t cap) {
+    t->e = calloc(cap, sizeof(u128));
+    t->cap = cap;
+    t->count = 0;
+    return t->e != NULL;
+}
+
+static size_t known_slot(const Known *t, u128 k) {
+    size_t i = hash128(k) & (t->cap - 1);
+    while (t->e[i] && (t->e[i] & KEY_BITS) != k) i = (i + 1) & (t->cap - 1);
+    return i;
+}
+
+static int get(const Known *t, u128 k) {  /* known.get(key, 0) */
+    return (int)(t->e[known_slot(t, k)] >> 96);
+}
+
+static int put(Known *t, u128 k, int v) {
+    if (4 * (t->count + 1) > 3 * t->cap) {
+        Known bigger;
+        if (!known_init(&bigger, t->cap * 2)) return 0;
+        for (size_t i = 0; i < t->cap; i++)
+            if (t->e[i]) bigger.e[known_slot(&bigger, t->e[i] & KEY_BITS)] = t->e[i];
+        bigger.count = t->count;
+        free(t->e);
+        *t = bigger;
+    }
+    size_t i = known_slot(t, k);
+    if (!t->e[i]) t->count++;
+    t->e[i] = k | (u128)(unsigned)v << 96;
+    return 1;
+}
+
+static void known_clear(Known *t) {
+    memset(t->e, 0, t->cap * sizeof(u128));
+    t->count = 0;
 }
 
 /* --- the board (solver.Board) --- */
@@ -562,7 +593,11 @@ static int narrow(Relax *r, const Tok *toks, int k, const int *members, int nm, 
             }
             if (!any) return -1;
         }
-        backward(r, toks[p].c, turns, r->piv + (size_t)i * S, L, r->newocc);
+        if (m) {
+            backward(r, toks[p].c, turns, r->piv + (size_t)i * S, L, r->newocc);
+        } else {  /* no targets: every state is a goal (the token may fall), so the backward pass keeps them all */
+            for (int t = 0; t <= turns; t++) r->newocc[t] = t < L->n ? r->lm[L->start[t]] : 0;
+        }
         u128 *cur = occ + (size_t)p * S;
         if (memcmp(cur, r->newocc, sizeof(u128) * (size_t)(turns + 1))) {
             memcpy(cur, r->newocc, sizeof(u128) * (size_t)(turns + 1));
@@ -658,7 +693,8 @@ typedef struct {
 typedef struct {
     Board *b;
     Relax rx;
-    Table known, seen, landed;
+    Known known;
+    Table seen, landed;
     double deadline;
     int timed;       /* a deadline was given */
     long long nodes, relaxations, thresholds;
@@ -1059,7 +1095,7 @@ static int dfs(Search *se, const unsigned char *ups, int n, int lower, int budge
         if (!put(&se->known, key, budget)) return NO_MEMORY;
     }
     se->nkids = base;
-    if (se->known.count > TABLE_LIMIT) table_clear(&se->known);
+    if (se->known.count > TABLE_LIMIT) known_clear(&se->known);
     if (!put(&se->known, self, budget + 1)) return NO_MEMORY;
     return 0;
 }
@@ -1107,7 +1143,7 @@ int ropasci_solve(const int *tables, int n, const int *ups_in, int max_turns, do
     se->capcombos = 1024;
     se->combos = malloc(sizeof(Combo) * se->capcombos);
     if (!r->front || !r->piv || !r->newocc || !r->lv || !r->lm || !se->occ || !se->byclass || !se->kids
-        || !se->combos || !table_init(&se->known, 1 << 16) || !table_init(&se->seen, 1 << 12)
+        || !se->combos || !known_init(&se->known, 1 << 16) || !table_init(&se->seen, 1 << 12)
         || !table_init(&se->landed, 1 << 10))
         goto done;
     int est[3];
@@ -1153,7 +1189,7 @@ done:
         free(se->byclass);
         free(se->kids);
         free(se->combos);
-        table_free(&se->known);
+        free(se->known.e);
         table_free(&se->seen);
         table_free(&se->landed);
         free(se);
