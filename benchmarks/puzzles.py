@@ -1,15 +1,26 @@
 """Time and nodes of the RoPaSci 360 puzzle solver on a fixed test set; prints the Markdown table of
 ``docs/puzzles.md``, then the slowest positions by name.
 
-    python benchmarks/puzzles.py [--groups library,mixed-3x9,...] [--files A.json,...] [--baseline SECONDS]
+    python benchmarks/puzzles.py [--groups library,mixed-3x9,...] [--files A.json,...] [--repeat N]
+                                 [--course-count N] [--baseline SECONDS]
 
 The set: the puzzle library, then seeded random positions per group (``mixed-UxL``: U Upper tokens of different
 symbols (a fourth repeats one) and L Lower tokens they can all beat, 0-8 blocks; ``same-3xL``: three Upper rocks and
-L Lower scissors). ``--baseline`` also runs a plain joint A* (every joint move, the classic bound "the farthest
-target from its nearest predator, two hexes a turn") with that time limit per position, for comparison. ``--files``
-adds positions from course JSON files (group "files", named by file). "seconds" is the CPU time of ``solve`` (the
-process's), so other work on the machine changes it less than wall-clock time; "lower bound" is the bound the
-iterative deepening proved, which meets the solution's length.
+L Lower scissors; the course's own kind, three Upper tokens and nine Lower: ``far-3x9``, a rock, a paper and a
+scissors in a corner with three targets each in the far half, and ``tour-3x9``, a rock touring nine scissors with
+the paper and the scissors as its pivots). ``--baseline`` also runs a plain joint A* (every joint move, the classic
+bound "the farthest target from its nearest predator, two hexes a turn") with that time limit per position, for
+comparison. ``--files`` adds positions from course JSON files (group "files", named by file;
+``benchmarks/puzzle-positions/`` holds the hardest found). "seconds" is the CPU time of ``solve`` (the process's),
+the least of ``--repeat`` solves, so other work on the machine changes it less than wall-clock time; "lower bound"
+is the bound the iterative deepening proved, which meets the solution's length. ``solve`` runs the C core when it
+builds (``ROPASCI_NATIVE=0`` times the Python twin).
+
+Figures (``nice -n 5 python benchmarks/puzzles.py --repeat 3``, C core, shared 2-core VM at load 2.5-3.5): under
+1 s: 134/134; slowest: far-3x9-17 0.58 s, far-3x9-9 0.51 s, tour-3x9-15 0.48 s, far-3x9-16 0.22 s, mixed-4x6-7
+0.19 s. The Python twin on the 70 positions of the library and the mixed/same groups: 59 of 70, the worst 11.3 s.
+With ``--course-count 160 --files benchmarks/puzzle-positions/tour-17.json``: 313 of 321, the worst tour-17 7.3 s
+and far-3x9-73 1.9 s (``docs/puzzles.md``, "Where it is still slow").
 """
 from __future__ import annotations
 
