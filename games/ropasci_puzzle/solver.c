@@ -393,6 +393,7 @@ typedef struct {
     int S;             /* stride of per-time arrays: max_turns + 2 */
     int failed;        /* Relaxation.failed */
     Targets tgt[3];
+    int tgt_lower[3];  /* the Lower groups left that tgt[c] was computed for (siblings mostly share them) */
     /* scratch */
     u128 *front, *piv;            /* front[S]; piv[MAXK][S] */
     short *lv;                    /* layer entries: target sets ... */
@@ -608,8 +609,8 @@ static int narrow(Relax *r, const Tok *toks, int k, const int *members, int nm, 
 }
 
 /* Relaxation.run: occ[p * S + t] narrowed in place (init: the parent's sets, or NULL for every free hex); 1 if
- * a plan of `turns` turns may exist, 0 if none does, -2 out of memory. */
-static int relax_run(Relax *r, const Tok *toks, int k, int turns, const u128 *const *init, u128 *occ) {
+ * a plan of `turns` turns may exist, 0 if none does, -2 out of memory. `lower`: the Lower groups left (the targets). */
+static int relax_run(Relax *r, const Tok *toks, int k, int lower, int turns, const u128 *const *init, u128 *occ) {
     int S = r->S;
     Board *b = r->b;
     u128 f = 0;
@@ -636,7 +637,10 @@ static int relax_run(Relax *r, const Tok *toks, int k, int turns, const u128 *co
             g = ncls++;
             cls[g] = c;
             nmem[g] = 0;
-            targets_for(r, c, &toks[p]);
+            if (r->tgt_lower[c] != lower) {
+                targets_for(r, c, &toks[p]);
+                r->tgt_lower[c] = lower;
+            }
         }
         mem[g][nmem[g]++] = p;
     }
@@ -809,7 +813,7 @@ static int relax(Search *se, const unsigned char *ups, int n, int lower, int tur
         }
     }
     se->relaxations++;
-    return relax_run(&se->rx, toks, n, turns, init, occ);
+    return relax_run(&se->rx, toks, n, lower, turns, init, occ);
 }
 
 /* Board.resolve: the Upper codes left (sorted) and the Lower groups left after Upper moves to dests. */
@@ -1129,6 +1133,7 @@ int ropasci_solve(const int *tables, int n, const int *ups_in, int max_turns, do
     r->b = b;
     r->S = S;
     r->failed = -1;
+    r->tgt_lower[0] = r->tgt_lower[1] = r->tgt_lower[2] = -1;
     memset(r->idx, -1, sizeof r->idx);
     r->front = malloc(sizeof(u128) * (size_t)S);
     r->piv = malloc(sizeof(u128) * (size_t)S * MAXK);
