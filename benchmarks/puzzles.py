@@ -16,11 +16,10 @@ the least of ``--repeat`` solves, so other work on the machine changes it less t
 is the bound the iterative deepening proved, which meets the solution's length. ``solve`` runs the C core when it
 builds (``ROPASCI_NATIVE=0`` times the Python twin).
 
-Figures (``nice -n 5 python benchmarks/puzzles.py --repeat 3``, C core, shared 2-core VM at load 2.5-3.5): under
-1 s: 134/134; slowest: far-3x9-17 0.58 s, far-3x9-9 0.51 s, tour-3x9-15 0.48 s, far-3x9-16 0.22 s, mixed-4x6-7
-0.19 s. The Python twin on the 70 positions of the library and the mixed/same groups: 59 of 70, the worst 11.3 s.
-With ``--course-count 160 --files benchmarks/puzzle-positions/tour-17.json``: 313 of 321, the worst tour-17 7.3 s
-and far-3x9-73 1.9 s (``docs/puzzles.md``, "Where it is still slow").
+Figures (``nice -n 5 python benchmarks/puzzles.py --repeat 3``, C core, shared 2-core VM at load 3-5): under 1 s:
+134/134; slowest: far-3x9-17 0.54 s, far-3x9-9 0.51 s, tour-3x9-15 0.43 s, mixed-4x6-7 0.18 s, same-3x9-3 0.18 s. The Python twin on the 70 positions of the library and the mixed/same groups: 59 of 70, the worst 11.3 s.
+With ``--course-count 160 --files benchmarks/puzzle-positions/tour-17.json``: 314 of 321, the worst tour-17 7.1 s
+and far-3x9-73 1.7 s (``docs/puzzles.md``, "Where it is still slow").
 """
 from __future__ import annotations
 

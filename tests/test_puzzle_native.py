@@ -10,7 +10,7 @@ import pytest
 
 from games.ropasci360.rules import HEXES
 from games.ropasci_puzzle import make_game
-from games.ropasci_puzzle.position import library
+from games.ropasci_puzzle.position import EXAMPLE, library
 from games.ropasci_puzzle.solver import OutOfTime, native_core, solve
 
 needs_c = pytest.mark.skipif(native_core() is None, reason="no C compiler (or ROPASCI_NATIVE=0)")
@@ -93,6 +93,8 @@ def test_the_c_core_agrees_on_stacked_tokens_and_positions_without_a_solution(mo
     assert_twins(stacked, monkeypatch)
     assert_twins({"upper": [["r", 0, -4]], "lower": [["s", 0, 4]]}, monkeypatch, max_turns=3)
     assert_twins({"upper": [["r", 0, 0], ["s", 0, 1]], "lower": [["p", 2, 0]]}, monkeypatch)  # rock cannot win
+    for max_turns in (-1, 0, 2):  # the example needs 3: no turn count to try, or every one refuted
+        assert_twins(EXAMPLE, monkeypatch, max_turns=max_turns)
 
 
 @needs_c
