@@ -126,3 +126,14 @@ def test_without_the_c_core_the_python_twin_solves(monkeypatch):
     entry = next(e for e in library() if e["name"] == "escort")
     stats: dict = {}
     assert len(solve(entry["position"], stats=stats)) == 10 and stats["nodes"] == 264
+
+
+@needs_c
+def test_solves_may_run_at_once_in_several_threads():
+    """ctypes lets go of the interpreter during a call (a site may solve for two games at once): each solve keeps
+    its own tables."""
+    from concurrent.futures import ThreadPoolExecutor
+    entries = [e for e in library() if e["name"] in ("escort", "trio", "rock-band", "busy-board", "full-house")] * 2
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        found = list(pool.map(lambda e: solve(e["position"]), entries))
+    assert [len(turns) for turns in found] == [e["turns"] for e in entries]

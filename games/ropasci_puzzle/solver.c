@@ -318,13 +318,14 @@ typedef struct { uint64_t w[8]; } Bits;
 
 static Bits HAS[MAXG]; /* HAS[j]: the target sets W that contain target j */
 
-static void init_has(void) {
-    static int done;
-    if (done) return;
-    for (int j = 0; j < MAXG; j++)
+static void init_has(void) {  /* solves may run at once in several threads: each stores the same whole words */
+    for (int j = 0; j < MAXG; j++) {
+        Bits h;
+        memset(&h, 0, sizeof h);
         for (int v = 0; v < NSET; v++)
-            if (v >> j & 1) HAS[j].w[v >> 6] |= (uint64_t)1 << (v & 63);
-    done = 1;
+            if (v >> j & 1) h.w[v >> 6] |= (uint64_t)1 << (v & 63);
+        HAS[j] = h;
+    }
 }
 
 /* x (restricted to `mask`, or to its complement) shifted by 1 << j, down (right) or up. */
