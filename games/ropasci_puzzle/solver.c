@@ -1,0 +1,1208 @@
+/* The C core of the RoPaSci 360 puzzle solver: the same iterative deepening as solver.py's Search and the same
+ * relaxation as relax.py, step for step (the same nodes, relaxations and bounds: the tests compare them), because a
+ * node of the Python search costs milliseconds and the course's positions need thousands of them in a second.
+ *
+ * Python hands over the board as tables (moves in the Python order, so that ties are broken alike) and calls
+ * ropasci_solve(). Hex sets are unsigned __int128 on relax.py's 10-wide grid, so one step of a whole set is six
+ * shifts here too. Sets of targets are bits over a class's remaining targets (at most 9: 512 sets).
+ */
+#define _POSIX_C_SOURCE 199309L /* clock_gettime under -std=c11 */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef unsigned __int128 u128;
+
+#define NH 61         /* hexes */
+#define MAXK 9        /* Upper tokens (position.MAX_UPPER) */
+#define MAXG 9        /* Lower tokens, so groups and targets of a class (position.MAX_LOWER) */
+#define NSET 512      /* sets of targets: 1 << MAXG */
+#define FAR 1000000   /* solver.FAR: unreachable */
+#define ROUNDS 8      /* Relaxation.run's rounds */
+#define MAXT 120      /* turns (solver.NATIVE_MAX_TURNS; the game allows 60) */
+#define TABLE_LIMIT 2000000 /* solver.TABLE_LIMIT: the table of bounds starts afresh beyond it, as in Python */
+
+enum { FOUND_NONE = 0, OUT_OF_TIME = -1, NO_MEMORY = -2 };
+
+/* Symbols (as a bitmask 1 << code) that fall on a hex, by the mask of symbols there (solver.DEAD). */
+static const int DEAD[8] = {0, 0, 0, 1, 0, 4, 2, 7};
+
+/* --- hash tables keyed by a packed position (Upper codes + 1, 8 bits each, above 9 bits of Lower groups) --- */
+
+typedef struct {
+    u128 key;
+    int val;        /* the value, or for a set the generation it was added in */
+} Entry;           /* key and value in one cache line: a probe touches one */
+
+typedef struct {
+    Entry *e;
+    size_t cap, count;
+    int gen;        /* sets: entries of another generation are absent (clearing is one increment) */
+} Table;
+
+static size_t hash128(u128 k) {
+    uint64_t h = (uint64_t)k ^ ((uint64_t)(k >> 64) * 0x9E3779B97F4A7C15ull);
+    h ^= h >> 31;
+    h *= 0xBF58476D1CE4E5B9ull;
+    h ^= h >> 29;
+    return (size_t)h;
+}
+
+static int table_init(Table *t, size_t cap) {
+    t->e = calloc(cap, sizeof(Entry));
+    t->cap = cap;
+    t->count = 0;
+    t->gen = 1;
+    return t->e != NULL;
+}
+
+static void table_free(Table *t) {
+    free(t->e);
+}
+
+/* The slot of key k (its own, or the empty one where it would go). */
+static size_t slot(const Table *t, u128 k) {
+    size_t i = hash128(k) & (t->cap - 1);
+    while (t->e[i].key && t->e[i].key != k) i = (i + 1) & (t->cap - 1);
+    return i;
+}
+
+static int grow(Table *t, int is_set) {
+    Table bigger;
+    if (!table_init(&bigger, t->cap * 2)) return 0;
+    bigger.gen = t->gen;
+    for (size_t i = 0; i < t->cap; i++) {
+        if (!t->e[i].key || (is_set && t->e[i].val != t->gen)) continue;
+        bigger.e[slot(&bigger, t->e[i].key)] = t->e[i];
+        bigger.count++;
+    }
+    table_free(t);
+    *t = bigger;
+    return 1;
+}
+
+static void table_clear(Table *t) {
+    memset(t->e, 0, t->cap * sizeof(Entry));
+    t->count = 0;
+}
+
+/* Sets: 1 if k was added now, 0 if present in this generation, -1 out of memory. */
+static int set_add(Table *t, u128 k) {
+    if (2 * (t->count + 1) > t->cap) {
+        if (!grow(t, 1)) return -1;
+    }
+    size_t i = slot(t, k);
+    if (t->e[i].key && t->e[i].val == t->gen) return 0;
+    if (!t->e[i].key) {
+        t->e[i].key = k;
+        t->count++;
+    }
+    t->e[i].val = t->gen;
+    return 1;
+}
+
+static void set_clear(Table *t) {  /* stale entries stay until the table is rebuilt */
+    t->gen++;
+    if (t->count > t->cap / 4) table_clear(t);
+}
+
+/* The table of proven bounds, the one that grows large (a million positions): one 16-byte word per entry, the
+ * bound in the bits above the key (keys use 81), so that a probe, usually a cache miss, touches one word. */
+#define KEY_BITS (((u128)1 << 96) - 1)
+
+typedef struct {
+    u128 *e;
+    size_t cap, count;
+} Known;
+
+static int known_init(Known *t, size_t cap) {
+    t->e = calloc(cap, sizeof(u128));
+    t->cap = cap;
+    t->count = 0;
+    return t->e != NULL;
+}
+
+static size_t known_slot(const Known *t, u128 k) {
+    size_t i = hash128(k) & (t->cap - 1);
+    while (t->e[i] && (t->e[i] & KEY_BITS) != k) i = (i + 1) & (t->cap - 1);
+    return i;
+}
+
+static int get(const Known *t, u128 k) {  /* known.get(key, 0) */
+    return (int)(t->e[known_slot(t, k)] >> 96);
+}
+
+static int put(Known *t, u128 k, int v) {
+    if (4 * (t->count + 1) > 3 * t->cap) {
+        Known bigger;
+        if (!known_init(&bigger, t->cap * 2)) return 0;
+        for (size_t i = 0; i < t->cap; i++)
+            if (t->e[i]) bigger.e[known_slot(&bigger, t->e[i] & KEY_BITS)] = t->e[i];
+        bigger.count = t->count;
+        free(t->e);
+        *t = bigger;
+    }
+    size_t i = known_slot(t, k);
+    if (!t->e[i]) t->count++;
+    t->e[i] = k | (u128)(unsigned)v << 96;
+    return 1;
+}
+
+static void known_clear(Known *t) {
+    memset(t->e, 0, t->cap * sizeof(u128));
+    t->count = 0;
+}
+
+/* --- the board (solver.Board) --- */
+
+typedef struct {
+    u128 bit[NH], free_m, safe_m[3];
+    unsigned char free[NH], safe[3][NH], deadly[3][NH];
+    int nslide[NH], slide[NH][6];
+    int nswing[NH], swing_y[NH][6], nz[NH][6], swing_z[NH][6][3];
+    int ng, ghex[MAXG], gsym[MAXG], group_at[NH];
+    int nt[3], tgroup[3][MAXG], tbit[3][MAXG]; /* targets of each class: groups; target_bit[c][g] */
+    int frontd[NH][NH];      /* dist("front", 0, x)[y] */
+    int swingd[3][MAXG][NH]; /* dist("swing", c, hex of target j)[x] */
+    int *tour[3];            /* tour[c][x << nt[c] | s] */
+    int local[3][NSET];      /* the class's remaining targets, bits over its targets, per set of groups left */
+} Board;
+
+static void bfs(const Board *b, int swing, const unsigned char *land, int target, int *dist) {
+    int queue[NH], head = 0, tail = 0;
+    for (int i = 0; i < NH; i++) dist[i] = FAR;
+    dist[target] = 0;
+    queue[tail++] = target;
+    while (head < tail) {
+        int a = queue[head++], nd = dist[a] + 1;
+        int nxt[6 + 18], n = 0;
+        for (int i = 0; i < b->nslide[a]; i++) nxt[n++] = b->slide[a][i];
+        if (swing)
+            for (int i = 0; i < b->nswing[a]; i++)
+                for (int j = 0; j < b->nz[a][i]; j++) nxt[n++] = b->swing_z[a][i][j];
+        for (int i = 0; i < n; i++) {
+            int x = nxt[i];
+            if (dist[x] > nd && land[x]) {
+                dist[x] = nd;
+                queue[tail++] = x;
+            }
+        }
+    }
+}
+
+/* Reads the tables solver.py packs (see _tables there); returns 0 when out of memory. */
+static int board_init(Board *b, const int *in) {
+    memset(b, 0, sizeof *b);
+    for (int i = 0; i < NH; i++) b->bit[i] = (u128)1 << *in++;
+    for (int i = 0; i < NH; i++) {
+        b->free[i] = (unsigned char)*in++;
+        if (b->free[i]) b->free_m |= b->bit[i];
+    }
+    for (int c = 0; c < 3; c++)
+        for (int i = 0; i < NH; i++) {
+            b->safe[c][i] = (unsigned char)*in++;
+            if (b->safe[c][i]) b->safe_m[c] |= b->bit[i];
+        }
+    for (int c = 0; c < 3; c++)
+        for (int i = 0; i < NH; i++) b->deadly[c][i] = (unsigned char)*in++;
+    for (int a = 0; a < NH; a++) {
+        b->nslide[a] = *in++;
+        for (int i = 0; i < 6; i++) b->slide[a][i] = *in++;
+    }
+    for (int a = 0; a < NH; a++) {
+        b->nswing[a] = *in++;
+        for (int i = 0; i < 6; i++) {
+            b->swing_y[a][i] = *in++;
+            b->nz[a][i] = *in++;
+            for (int j = 0; j < 3; j++) b->swing_z[a][i][j] = *in++;
+        }
+    }
+    b->ng = *in++;
+    for (int g = 0; g < MAXG; g++) b->ghex[g] = *in++;
+    for (int g = 0; g < MAXG; g++) b->gsym[g] = *in++;
+    for (int i = 0; i < NH; i++) b->group_at[i] = -1;
+    for (int g = 0; g < b->ng; g++) {
+        b->group_at[b->ghex[g]] = g;
+        int c = (b->gsym[g] + 1) % 3; /* its predator */
+        b->tbit[c][g] = 1 << b->nt[c];
+        b->tgroup[c][b->nt[c]++] = g;
+    }
+    for (int x = 0; x < NH; x++) bfs(b, 0, b->free, x, b->frontd[x]);
+    for (int c = 0; c < 3; c++) {
+        int m = b->nt[c];
+        for (int j = 0; j < m; j++) bfs(b, 1, b->safe[c], b->ghex[b->tgroup[c][j]], b->swingd[c][j]);
+        for (int lower = 0; lower < (1 << b->ng); lower++) {
+            int s = 0;
+            for (int j = 0; j < m; j++)
+                if (lower >> b->tgroup[c][j] & 1) s |= 1 << j;
+            b->local[c][lower] = s;
+        }
+        /* Search._tsp: cost[S][e], turns to hit every target in S starting on target e; then tour[x][S]. */
+        int *cost = malloc(sizeof(int) * ((size_t)1 << m) * MAXG);
+        b->tour[c] = malloc(sizeof(int) * NH * ((size_t)1 << m));
+        if (!cost || !b->tour[c]) {
+            free(cost);
+            return 0;
+        }
+        for (int s = 1; s < (1 << m); s++)
+            for (int e = 0; e < m; e++) {
+                if (!(s >> e & 1)) continue;
+                int rest = s & ~(1 << e), v = rest ? FAR : 0;
+                if (rest) {
+                    int first = 1;
+                    for (int f = 0; f < m; f++)
+                        if (rest >> f & 1) {
+                            int w = b->swingd[c][f][b->ghex[b->tgroup[c][e]]] + cost[rest * MAXG + f];
+                            if (first || w < v) v = w;
+                            first = 0;
+                        }
+                }
+                cost[s * MAXG + e] = v;
+            }
+        for (int x = 0; x < NH; x++) {
+            int *row = b->tour[c] + ((size_t)x << m);
+            row[0] = 0;
+            for (int s = 1; s < (1 << m); s++) {
+                int v = FAR, first = 1;
+                for (int e = 0; e < m; e++)
+                    if (s >> e & 1) {
+                        int w = b->swingd[c][e][x] + cost[s * MAXG + e];
+                        if (first || w < v) v = w;
+                        first = 0;
+                    }
+                row[s] = v;
+            }
+        }
+        free(cost);
+    }
+    return 1;
+}
+
+static void board_free(Board *b) {
+    for (int c = 0; c < 3; c++) free(b->tour[c]);
+}
+
+/* --- hex-set steps (relax._step, relax._step_back) --- */
+
+static inline u128 step(u128 m, u128 piv) {
+    u128 nw = m << 9 | m << 10 | m << 1 | m >> 9 | m >> 10 | m >> 1;
+    if (piv & nw) {
+        u128 a = (m << 9) & piv, b = (m << 10) & piv, c = (m << 1) & piv;
+        u128 d = (m >> 9) & piv, e = (m >> 10) & piv, f = (m >> 1) & piv;
+        nw |= (a | b | f) << 9 | (a | b | c) << 10 | (b | c | d) << 1 | (c | d | e) >> 9
+            | (d | e | f) >> 10 | (a | e | f) >> 1;
+    }
+    return nw;
+}
+
+static inline u128 step_back(u128 z, u128 piv) {
+    u128 pre = z << 9 | z << 10 | z << 1 | z >> 9 | z >> 10 | z >> 1;
+    u128 y = pre & piv;
+    if (y) {
+        pre |= ((z >> 9 | z >> 10 | z << 1) & y) >> 9 | ((z >> 10 | z >> 1 | z >> 9) & y) >> 10
+            | ((z >> 1 | z << 9 | z >> 10) & y) >> 1 | ((z << 9 | z << 10 | z >> 1) & y) << 9
+            | ((z << 10 | z << 1 | z << 9) & y) << 10 | ((z << 1 | z >> 9 | z << 10) & y) << 1;
+    }
+    return pre;
+}
+
+static inline int low_bit_index(u128 b) {  /* b has one bit set */
+    uint64_t lo = (uint64_t)b;
+    return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((uint64_t)(b >> 64));
+}
+
+/* --- sets of target sets: 512-bit bitsets (relax._down, relax._covered_by) --- */
+
+typedef struct { uint64_t w[8]; } Bits;
+
+static Bits HAS[MAXG]; /* HAS[j]: the target sets W that contain target j */
+
+static void init_has(void) {  /* solves may run at once in several threads: each stores the same whole words */
+    for (int j = 0; j < MAXG; j++) {
+        Bits h;
+        memset(&h, 0, sizeof h);
+        for (int v = 0; v < NSET; v++)
+            if (v >> j & 1) h.w[v >> 6] |= (uint64_t)1 << (v & 63);
+        HAS[j] = h;
+    }
+}
+
+/* x (restricted to `mask`, or to its complement) shifted by 1 << j, down (right) or up. */
+static void shift_sets(Bits *out, const Bits *x, int j, int complement, int up) {
+    Bits y;
+    for (int i = 0; i < 8; i++) y.w[i] = x->w[i] & (complement ? ~HAS[j].w[i] : HAS[j].w[i]);
+    if (j < 6) {
+        int s = 1 << j;
+        for (int i = 0; i < 8; i++) out->w[i] |= up ? y.w[i] << s : y.w[i] >> s;
+    } else {
+        int s = 1 << (j - 6);
+        for (int i = 0; i < 8; i++) {
+            int from = up ? i - s : i + s;
+            if (from >= 0 && from < 8) out->w[i] |= y.w[from];
+        }
+    }
+}
+
+/* The target sets one set from each family can cover together (families given as flags over the sets). */
+static Bits covered_by(unsigned char (*finals)[NSET], int nf, int skip, int m) {
+    Bits down;
+    memset(&down, 0, sizeof down);
+    int last = nf - 1 == skip ? nf - 2 : nf - 1;
+    for (int v = 0; v < (1 << m); v++)
+        if (finals[last][v]) down.w[v >> 6] |= (uint64_t)1 << (v & 63);
+    for (int j = 0; j < m; j++) shift_sets(&down, &down, j, 0, 0);
+    for (int f = 0; f < nf; f++) {
+        if (f == skip || f == last) continue;
+        int order[NSET], n = 0;
+        for (int pc = m; pc >= 0; pc--)  /* largest sets first: a subset of one already joined adds nothing */
+            for (int v = 0; v < (1 << m); v++)
+                if (finals[f][v] && __builtin_popcount(v) == pc) order[n++] = v;
+        Bits out;
+        memset(&out, 0, sizeof out);
+        int joined_sets[NSET], nj = 0;
+        for (int i = 0; i < n; i++) {
+            int a = order[i], sub = 0;
+            for (int k = 0; k < nj && !sub; k++) sub = !(a & ~joined_sets[k]);
+            if (sub) continue;
+            joined_sets[nj++] = a;
+            Bits joined = down;
+            for (int j = 0; j < m; j++)
+                if (a >> j & 1) shift_sets(&joined, &joined, j, 1, 1);
+            for (int w = 0; w < 8; w++) out.w[w] |= joined.w[w];
+        }
+        down = out;
+    }
+    return down;
+}
+
+/* --- the relaxation (relax.Relaxation) --- */
+
+typedef struct { int c, x, m; int tg[MAXG]; } Tok;
+
+typedef struct {       /* a class's remaining targets, for one run */
+    u128 anyt, hexes_of[NSET];
+    signed char number[128]; /* bit position -> target number */
+} Targets;
+
+typedef struct {       /* forward layers of one token: t -> entries (V, hexes) */
+    int start[MAXT + 2], count[MAXT + 2], n;
+} Layers;
+
+typedef struct {
+    Board *b;
+    int S;             /* stride of per-time arrays: max_turns + 2 */
+    int failed;        /* Relaxation.failed */
+    Targets tgt[3];
+    int tgt_lower[3];  /* the Lower groups left that tgt[c] was computed for (siblings mostly share them) */
+    /* scratch */
+    u128 *front, *piv;            /* front[S]; piv[MAXK][S] */
+    short *lv;                    /* layer entries: target sets ... */
+    u128 *lm;                     /* ... and their hexes */
+    size_t lcap;
+    Layers lay[MAXK];
+    int idx[NSET];
+    u128 gn[NSET], gc[NSET], into[NSET];
+    unsigned char finals[MAXK][NSET], goal[NSET];
+    u128 *newocc;                 /* [S] */
+} Relax;
+
+static void targets_for(Relax *r, int c, const Tok *tok) {
+    Targets *t = &r->tgt[c];
+    t->anyt = 0;
+    memset(t->number, -1, sizeof t->number);
+    for (int j = 0; j < tok->m; j++) {
+        u128 bj = r->b->bit[tok->tg[j]];
+        t->anyt |= bj;
+        t->number[low_bit_index(bj)] = (signed char)j;
+    }
+    t->hexes_of[0] = 0;
+    for (int v = 1; v < (1 << tok->m); v++) {
+        int low = __builtin_ctz(v);
+        t->hexes_of[v] = t->hexes_of[v & (v - 1)] | r->b->bit[tok->tg[low]];
+    }
+}
+
+/* Room for `more` layer entries after `used`; 0 when out of memory. */
+static int layer_room(Relax *r, size_t used, size_t more) {
+    if (used + more <= r->lcap) return 1;
+    size_t cap = r->lcap * 2 + more;
+    short *lv = realloc(r->lv, cap * sizeof(short));
+    if (!lv) return 0;
+    r->lv = lv;
+    u128 *lm = realloc(r->lm, cap * sizeof(u128));
+    if (!lm) return 0;
+    r->lm = lm;
+    r->lcap = cap;
+    return 1;
+}
+
+/* relax._forward: the layers of token `tok`, stored from entry `base`; returns the entries used, or -1. */
+static long forward(Relax *r, const Tok *tok, int turns, const u128 *piv, const u128 *prev, Layers *L, size_t base) {
+    const Targets *T = &r->tgt[tok->c];
+    u128 limit_all = r->b->safe_m[tok->c];
+    size_t used = base;
+    if (!layer_room(r, used, 1)) return -1;
+    L->start[0] = (int)used;
+    L->count[0] = 1;
+    r->lv[used] = 0;
+    r->lm[used] = r->b->bit[tok->x];
+    used++;
+    L->n = 1;
+    for (int t = 0; t < turns; t++) {
+        u128 lim = limit_all & r->front[t + 1] & prev[t + 1], pt = piv[t];
+        int cs = L->start[t], cn = L->count[t], nn = 0;
+        if (!layer_room(r, used, (size_t)1 << tok->m)) return -1;
+        for (int e = cs; e < cs + cn; e++) {
+            int v = r->lv[e];
+            u128 nw = step(r->lm[e], pt) & lim;
+            if (!nw) continue;
+            u128 hit = nw & T->anyt & ~T->hexes_of[v];
+            if (hit) {
+                nw ^= hit;
+                for (int half = 0; half < 2; half++) {  /* bit by bit, in 64-bit halves (no 128-bit stalls) */
+                    uint64_t h = (uint64_t)(hit >> (64 * half));
+                    while (h) {
+                        int pos = __builtin_ctzll(h) + 64 * half;
+                        h &= h - 1;
+                        u128 b = (u128)1 << pos;
+                        int w = v | 1 << T->number[pos];
+                        if (r->idx[w] < 0) {
+                            r->idx[w] = (int)used + nn;
+                            r->lv[used + nn] = (short)w;
+                            r->lm[used + nn++] = b;
+                        } else {
+                            r->lm[r->idx[w]] |= b;
+                        }
+                    }
+                }
+            }
+            if (nw) {
+                if (r->idx[v] < 0) {
+                    r->idx[v] = (int)used + nn;
+                    r->lv[used + nn] = (short)v;
+                    r->lm[used + nn++] = nw;
+                } else {
+                    r->lm[r->idx[v]] |= nw;
+                }
+            }
+        }
+        for (int e = 0; e < nn; e++) r->idx[r->lv[used + e]] = -1;
+        if (!nn) break;
+        L->start[t + 1] = (int)used;
+        L->count[t + 1] = nn;
+        used += nn;
+        L->n = t + 2;
+    }
+    return (long)(used - base);
+}
+
+/* relax._backward: the hexes per time on some path to a goal state, into occ[0..turns]. */
+static void backward(Relax *r, int c, int turns, const u128 *piv, const Layers *L, u128 *occ) {
+    const Targets *T = &r->tgt[c];
+    int gkeys[NSET], ng = 0, ckeys[NSET], nc, ikeys[NSET], ni;
+    for (int t = 0; t <= turns; t++) occ[t] = 0;
+    for (int t = L->n - 1; t >= 0; t--) {
+        ni = 0;
+        for (int i = 0; i < ng; i++) {
+            int w = gkeys[i];
+            u128 hw = r->gn[w] & T->hexes_of[w];
+            for (int half = 0; half < 2; half++) {
+                uint64_t h = (uint64_t)(hw >> (64 * half));
+                while (h) {
+                    int pos = __builtin_ctzll(h) + 64 * half;
+                    h &= h - 1;
+                    int v = w ^ 1 << T->number[pos];
+                    if (!r->into[v]) ikeys[ni++] = v;
+                    r->into[v] |= (u128)1 << pos;
+                }
+            }
+        }
+        nc = 0;
+        u128 o = 0;
+        for (int e = L->start[t]; e < L->start[t] + L->count[t]; e++) {
+            int v = r->lv[e];
+            u128 mm = r->lm[e], alive = 0;
+            if (r->goal[v]) {
+                alive = mm;
+            } else if (t < turns) {
+                u128 z = (r->gn[v] & ~(T->anyt & ~T->hexes_of[v])) | r->into[v];
+                alive = z ? step_back(z, piv[t]) & mm : 0;
+            }
+            if (alive) {
+                r->gc[v] = alive;
+                ckeys[nc++] = v;
+                o |= alive;
+            }
+        }
+        occ[t] = o;
+        for (int i = 0; i < ni; i++) r->into[ikeys[i]] = 0;
+        for (int i = 0; i < ng; i++) r->gn[gkeys[i]] = 0;
+        for (int i = 0; i < nc; i++) {
+            r->gn[ckeys[i]] = r->gc[ckeys[i]];
+            r->gc[ckeys[i]] = 0;
+            gkeys[i] = ckeys[i];
+        }
+        ng = nc;
+    }
+    for (int i = 0; i < ng; i++) r->gn[gkeys[i]] = 0;
+}
+
+/* relax._narrow: 1 if some token's sets changed, 0 if none did, -1 if one cannot do its part; -2 no memory. */
+static int narrow(Relax *r, const Tok *toks, int k, const int *members, int nm, u128 *occ, int turns) {
+    int S = r->S, m = toks[members[0]].m, full = (1 << m) - 1;
+    size_t used = 0;
+    for (int i = 0; i < nm; i++) {
+        int p = members[i];
+        u128 *piv = r->piv + (size_t)i * S;
+        for (int t = 0; t < turns; t++) {
+            u128 x = 0;
+            for (int q = 0; q < k; q++)
+                if (q != p) x |= occ[(size_t)q * S + t];
+            piv[t] = x;
+        }
+        long n = forward(r, &toks[p], turns, piv, occ + (size_t)p * S, &r->lay[i], used);
+        if (n < 0) return -2;
+        used += (size_t)n;
+    }
+    if (nm > 1 && m)
+        for (int i = 0; i < nm; i++) {
+            memset(r->finals[i], 0, (size_t)1 << m);
+            const Layers *L = &r->lay[i];
+            for (int t = 0; t < L->n; t++)
+                for (int e = L->start[t]; e < L->start[t] + L->count[t]; e++) r->finals[i][r->lv[e]] = 1;
+        }
+    int changed = 0;
+    for (int i = 0; i < nm; i++) {
+        int p = members[i];
+        const Layers *L = &r->lay[i];
+        memset(r->goal, 0, (size_t)1 << m);
+        if (!m) {
+            r->goal[0] = 1;
+        } else if (nm == 1) {
+            int any = 0;
+            for (int t = 0; t < L->n && !any; t++)
+                for (int e = L->start[t]; e < L->start[t] + L->count[t]; e++)
+                    if (r->lv[e] == full) any = 1;
+            if (!any) return -1;
+            r->goal[full] = 1;
+        } else {
+            Bits down = covered_by(r->finals, nm, i, m);
+            int any = 0;
+            for (int v = 0; v <= full; v++) {
+                int rest = full & ~v;
+                if (r->finals[i][v] && (down.w[rest >> 6] >> (rest & 63) & 1)) r->goal[v] = any = 1;
+            }
+            if (!any) return -1;
+        }
+        if (m) {
+            backward(r, toks[p].c, turns, r->piv + (size_t)i * S, L, r->newocc);
+        } else {  /* no targets: every state is a goal (the token may fall), so the backward pass keeps them all */
+            for (int t = 0; t <= turns; t++) r->newocc[t] = t < L->n ? r->lm[L->start[t]] : 0;
+        }
+        u128 *cur = occ + (size_t)p * S;
+        if (memcmp(cur, r->newocc, sizeof(u128) * (size_t)(turns + 1))) {
+            memcpy(cur, r->newocc, sizeof(u128) * (size_t)(turns + 1));
+            changed = 1;
+        }
+    }
+    return changed;
+}
+
+/* Relaxation.run: occ[p * S + t] narrowed in place (init: the parent's sets, or NULL for every free hex); 1 if
+ * a plan of `turns` turns may exist, 0 if none does, -2 out of memory. `lower`: the Lower groups left (the targets). */
+static int relax_run(Relax *r, const Tok *toks, int k, int lower, int turns, const u128 *const *init, u128 *occ) {
+    int S = r->S;
+    Board *b = r->b;
+    u128 f = 0;
+    for (int p = 0; p < k; p++) f |= b->bit[toks[p].x];
+    r->front[0] = f;
+    for (int t = 1; t <= turns; t++) {
+        f = (f | f << 9 | f << 10 | f << 1 | f >> 9 | f >> 10 | f >> 1) & b->free_m;
+        r->front[t] = f;
+    }
+    for (int p = 0; p < k; p++) {
+        u128 *o = occ + (size_t)p * S;
+        if (init) memcpy(o, init[p], sizeof(u128) * (size_t)(turns + 1));
+        else
+            for (int t = 0; t <= turns; t++) o[t] = b->free_m;
+        o[0] = b->bit[toks[p].x];
+    }
+    /* Classes in order of appearance, then the one that failed last first, then those with the most targets. */
+    int cls[3], nmem[3], mem[3][MAXK], ncls = 0;
+    for (int p = 0; p < k; p++) {
+        int c = toks[p].c, g = -1;
+        for (int i = 0; i < ncls; i++)
+            if (cls[i] == c) g = i;
+        if (g < 0) {
+            g = ncls++;
+            cls[g] = c;
+            nmem[g] = 0;
+            if (r->tgt_lower[c] != lower) {
+                targets_for(r, c, &toks[p]);
+                r->tgt_lower[c] = lower;
+            }
+        }
+        mem[g][nmem[g]++] = p;
+    }
+    int order[3];
+    for (int i = 0; i < ncls; i++) order[i] = i;
+    for (int i = 1; i < ncls; i++)  /* a stable insertion sort by (c != failed, -targets) */
+        for (int j = i; j > 0; j--) {
+            int a = order[j - 1], bb = order[j];
+            int ka = cls[a] != r->failed, kb = cls[bb] != r->failed;
+            int ma = -toks[mem[a][0]].m, mb = -toks[mem[bb][0]].m;
+            if (kb < ka || (kb == ka && mb < ma)) {
+                order[j - 1] = bb;
+                order[j] = a;
+            } else {
+                break;
+            }
+        }
+    int dirty[3] = {1, 1, 1};
+    for (int round = 0; round < ROUNDS; round++) {
+        int any = 0;
+        for (int i = 0; i < ncls; i++) any |= dirty[order[i]];
+        if (!any) break;
+        for (int i = 0; i < ncls; i++) {
+            int g = order[i];
+            if (!dirty[g]) continue;
+            dirty[g] = 0;
+            int changed = narrow(r, toks, k, mem[g], nmem[g], occ, turns);
+            if (changed == -2) return -2;
+            if (changed < 0) {
+                r->failed = cls[g];
+                return 0;
+            }
+            if (changed)
+                for (int j = 0; j < ncls; j++)
+                    if (j != g || nmem[g] > 1) dirty[j] = 1;
+        }
+    }
+    return 1;
+}
+
+/* --- the search (solver.Search) --- */
+
+typedef struct {
+    int est[3], seq, nl, n;
+    unsigned char codes[MAXK], dests[MAXK];
+} Child;
+
+typedef struct {
+    unsigned char combo[MAXK], codes[MAXK];
+    uint64_t plain;
+    int gone;   /* groups removed, or -1: lands on a Lower token it does not simply beat */
+} Combo;
+
+typedef struct {
+    Board *b;
+    Relax rx;
+    Known known;
+    Table seen, landed;
+    double deadline;
+    int timed;       /* a deadline was given */
+    long long nodes, relaxations, thresholds;
+    int max_turns, S;
+    u128 *occ;       /* per depth: MAXK * S */
+    u128 *byclass;   /* per depth: 3 * S */
+    Child *kids;
+    size_t nkids, capkids;
+    Combo *combos;
+    size_t capcombos;
+    int *path;       /* per turn: n, ups[MAXK], dests[MAXK] */
+} Search;
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);  /* time.perf_counter() on Linux */
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static u128 pack(const unsigned char *codes, int n, int lower) {
+    u128 k = (u128)lower;
+    for (int i = 0; i < n; i++) k |= (u128)(codes[i] + 1) << (9 + 8 * i);
+    return k;
+}
+
+/* Search.share */
+static int share(const Board *b, int c, const int *xs, int nx, int s) {
+    if (!s) return 0;
+    if (!nx) return FAR;
+    int m = b->nt[c];
+    const int *tour = b->tour[c];
+    if (nx == 1) return tour[xs[0] << m | s];
+    if (nx > 2) {
+        int mx = 0, first = 1;
+        for (int j = 0; j < m; j++) {
+            if (!(s >> j & 1)) continue;
+            int mn = tour[xs[0] << m | 1 << j];
+            for (int i = 1; i < nx; i++) {
+                int w = tour[xs[i] << m | 1 << j];
+                if (w < mn) mn = w;
+            }
+            if (first || mn > mx) mx = mn;
+            first = 0;
+        }
+        return mx;
+    }
+    int v = FAR, a = s;
+    const int *t0 = tour + (xs[0] << m), *t1 = tour + (xs[1] << m);
+    for (;;) {
+        int f = t0[a];
+        if (f < v) {
+            int rest = t1[s & ~a], w = f > rest ? f : rest;
+            if (w < v) v = w;
+        }
+        if (!a) break;
+        a = (a - 1) & s;
+    }
+    return v;
+}
+
+/* Search._estimate: (bound, sum of the per-class bounds, distance of target-less tokens to the busiest class). */
+static void estimate(const Board *b, const unsigned char *ups, int n, int lower, int *est) {
+    int worst = 0, sum = 0, busiest[MAXK], nb = 0;
+    for (int c = 0; c < 3; c++) {
+        int s = b->local[c][lower], xs[MAXK], nx = 0;
+        for (int i = 0; i < n; i++)
+            if (ups[i] >> 6 == c) xs[nx++] = ups[i] & 63;
+        int v = s ? share(b, c, xs, nx, s) : 0;
+        sum += v;
+        if (s && v >= worst) {
+            worst = v;
+            nb = nx;
+            memcpy(busiest, xs, sizeof(int) * (size_t)nx);
+        }
+    }
+    int front = 0;
+    for (int g = 0; g < b->ng; g++) {
+        if (!(lower >> g & 1)) continue;
+        const int *d = b->frontd[b->ghex[g]];
+        int mn = d[ups[0] & 63];
+        for (int i = 1; i < n; i++)
+            if (d[ups[i] & 63] < mn) mn = d[ups[i] & 63];
+        if (mn > front) front = mn;
+    }
+    int escort = 0;
+    if (nb)
+        for (int i = 0; i < n; i++) {
+            if (b->local[ups[i] >> 6][lower]) continue;
+            int mn = b->frontd[busiest[0]][ups[i] & 63];
+            for (int j = 1; j < nb; j++)
+                if (b->frontd[busiest[j]][ups[i] & 63] < mn) mn = b->frontd[busiest[j]][ups[i] & 63];
+            escort += mn;
+        }
+    est[0] = worst > front ? worst : front;
+    est[1] = sum;
+    est[2] = escort;
+}
+
+/* Search.relax: the tokens (class, hex, the class's remaining target hexes) and one run. */
+static int relax(Search *se, const unsigned char *ups, int n, int lower, int turns, const u128 *const *init,
+                 u128 *occ) {
+    Tok toks[MAXK];
+    const Board *b = se->b;
+    for (int i = 0; i < n; i++) {
+        int c = ups[i] >> 6;
+        toks[i].c = c;
+        toks[i].x = ups[i] & 63;
+        toks[i].m = 0;
+        for (int j = 0; j < b->nt[c]; j++) {
+            int g = b->tgroup[c][j];
+            if (lower >> g & 1) toks[i].tg[toks[i].m++] = b->ghex[g];
+        }
+    }
+    se->relaxations++;
+    return relax_run(&se->rx, toks, n, lower, turns, init, occ);
+}
+
+/* Board.resolve: the Upper codes left (sorted) and the Lower groups left after Upper moves to dests. */
+static int resolve(const Board *b, const unsigned char *ups, int n, int lower, const unsigned char *dests,
+                   unsigned char *out, int *nout) {
+    int arrive[NH] = {0}, dead_at[NH] = {0};
+    for (int i = 0; i < n; i++) arrive[dests[i]] |= 1 << (ups[i] >> 6);
+    for (int i = 0; i < n; i++) {
+        int d = dests[i], mask = arrive[d];
+        if (!mask) continue;  /* done already */
+        int g = b->group_at[d], dead;
+        if (g >= 0 && (lower >> g & 1)) {
+            int s = b->gsym[g];
+            dead = DEAD[mask | 1 << s];
+            if (dead >> s & 1) lower &= ~(1 << g);
+        } else {
+            dead = DEAD[mask];
+        }
+        dead_at[d] = dead;
+        arrive[d] = 0;
+    }
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (!(dead_at[dests[i]] >> (ups[i] >> 6) & 1)) out[k++] = (unsigned char)((ups[i] & ~63) | dests[i]);
+    for (int i = 1; i < k; i++)  /* sorted */
+        for (int j = i; j > 0 && out[j - 1] > out[j]; j--) {
+            unsigned char t = out[j];
+            out[j] = out[j - 1];
+            out[j - 1] = t;
+        }
+    *nout = k;
+    return lower;
+}
+
+static int child_cmp(const void *pa, const void *pb) {
+    const Child *a = pa, *b = pb;
+    for (int i = 0; i < 3; i++)
+        if (a->est[i] != b->est[i]) return a->est[i] < b->est[i] ? -1 : 1;
+    return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+static void record(Search *se, int depth, const unsigned char *ups, int n, const unsigned char *dests) {
+    int *p = se->path + depth * (1 + 2 * MAXK);
+    p[0] = n;
+    for (int i = 0; i < n; i++) {
+        p[1 + i] = ups[i];
+        p[1 + MAXK + i] = dests[i];
+    }
+}
+
+/* Search._dfs: 1 if a plan of `budget` turns exists from here (recorded in path), 0 if not, < 0 to stop. */
+static int dfs(Search *se, const unsigned char *ups, int n, int lower, int budget, const u128 *occ, int depth) {
+    const Board *b = se->b;
+    int S = se->S;
+    se->nodes++;
+    if (se->timed && now() > se->deadline) return OUT_OF_TIME;
+    u128 self = pack(ups, n, lower);
+    /* Each token's moves (Board.moves), kept when the relaxation allows them at time 1. */
+    int lists[MAXK][18], nlist[MAXK];
+    uint64_t occupied = 0;
+    for (int i = 0; i < n; i++) occupied |= (uint64_t)1 << (ups[i] & 63);
+    for (int i = 0; i < n; i++) {
+        int a = ups[i] & 63, c = ups[i] >> 6, dests[18], nd = 0;
+        for (int j = 0; j < b->nslide[a]; j++) dests[nd++] = b->slide[a][j];
+        for (int j = 0; j < b->nswing[a]; j++) {
+            if (!(occupied >> b->swing_y[a][j] & 1)) continue;
+            for (int z = 0; z < b->nz[a][j]; z++) {
+                int d = b->swing_z[a][j][z], dup = 0;
+                for (int e = 0; e < nd; e++) dup |= dests[e] == d;
+                if (!dup) dests[nd++] = d;
+            }
+        }
+        u128 alive = occ[(size_t)i * S + 1];
+        int nk = 0;
+        for (int e = 0; e < nd; e++)
+            if (b->bit[dests[e]] & alive) lists[i][nk++] = dests[e];
+        if (n > 1)  /* falling on purpose onto a Lower token that can never be removed, when it costs no work */
+            for (int e = 0; e < nd; e++)
+                if (b->deadly[c][dests[e]] && !(b->bit[dests[e]] & alive)) lists[i][nk++] = dests[e];
+        if (!nk) {
+            if (!put(&se->known, self, budget + 1)) return NO_MEMORY;
+            return 0;
+        }
+        nlist[i] = nk;
+    }
+    /* Per class, the combinations of its tokens' moves that keep its own bound within the budget. */
+    int pidx[3][MAXK], pn[3], npart = 0;
+    size_t pstart[3], pcount[3], ncombos = 0;
+    for (int c = 0; c < 3; c++) {
+        int idx[MAXK], ni = 0;
+        for (int i = 0; i < n; i++)
+            if (ups[i] >> 6 == c) idx[ni++] = i;
+        if (!ni) continue;
+        int s = b->local[c][lower], prey = (c + 2) % 3;
+        memcpy(pidx[npart], idx, sizeof idx);
+        pn[npart] = ni;
+        pstart[npart] = ncombos;
+        set_clear(&se->landed);
+        /* class_moves: runs of identical tokens with the same moves take each multiset of their moves once. */
+        int rfirst[MAXK], rlen[MAXK], nr = 0;
+        for (int q = 0; q < ni; q++) {
+            int i = idx[q];
+            if (nr) {
+                int f = idx[rfirst[nr - 1]];
+                if (ups[i] == ups[f] && nlist[i] == nlist[f] && !memcmp(lists[i], lists[f], sizeof(int) * nlist[i])) {
+                    rlen[nr - 1]++;
+                    continue;
+                }
+            }
+            rfirst[nr] = q;
+            rlen[nr++] = 1;
+        }
+        int pos[MAXK]; /* per token of the class: index into its run's move list (non-decreasing within a run) */
+        memset(pos, 0, sizeof pos);
+        for (;;) {
+            unsigned char combo[MAXK], where[MAXK];
+            for (int q = 0; q < ni; q++) combo[q] = where[q] = (unsigned char)lists[idx[q]][pos[q]];
+            int keep = 1;
+            if (ni > 1) {
+                for (int x = 1; x < ni; x++)
+                    for (int y = x; y > 0 && where[y - 1] > where[y]; y--) {
+                        unsigned char t = where[y];
+                        where[y] = where[y - 1];
+                        where[y - 1] = t;
+                    }
+                int added = set_add(&se->landed, pack(where, ni, 0));
+                if (added < 0) return NO_MEMORY;
+                keep = added;
+            }
+            if (keep) {
+                uint64_t plain = 0;
+                int hit = 0, gone = 0;
+                for (int q = 0; q < ni; q++) {
+                    int d = combo[q], g = b->group_at[d];
+                    plain |= (uint64_t)1 << d;
+                    if (g >= 0 && (lower >> g & 1)) {
+                        if (b->gsym[g] != prey) {
+                            gone = -1;
+                        } else {
+                            gone |= 1 << g;
+                            hit |= b->tbit[c][g];
+                        }
+                    }
+                }
+                int xs[MAXK];
+                for (int q = 0; q < ni; q++) xs[q] = where[q];
+                if (!(s && share(b, c, xs, ni, s & ~hit) >= budget)) {
+                    if (ncombos == se->capcombos) {
+                        size_t cap = se->capcombos * 2;
+                        Combo *cs = realloc(se->combos, cap * sizeof(Combo));
+                        if (!cs) return NO_MEMORY;
+                        se->combos = cs;
+                        se->capcombos = cap;
+                    }
+                    Combo *cb = &se->combos[ncombos++];
+                    memcpy(cb->combo, combo, (size_t)ni);
+                    for (int q = 0; q < ni; q++) cb->codes[q] = (unsigned char)(c << 6 | where[q]);
+                    cb->plain = plain;
+                    cb->gone = gone;
+                }
+            }
+            /* next combination: the last run varies fastest; within a run, the next multiset */
+            int r = nr - 1;
+            for (; r >= 0; r--) {
+                int f = rfirst[r], len = rlen[r], nm = nlist[idx[f]], q = len - 1;
+                while (q >= 0 && pos[f + q] == nm - 1) q--;
+                if (q >= 0) {
+                    int v = pos[f + q] + 1;
+                    for (int x = q; x < len; x++) pos[f + x] = v;
+                    break;
+                }
+                for (int x = 0; x < len; x++) pos[f + x] = 0;
+            }
+            if (r < 0) break;
+        }
+        pcount[npart] = ncombos - pstart[npart];
+        if (!pcount[npart]) {
+            if (!put(&se->known, self, budget + 1)) return NO_MEMORY;
+            return 0;
+        }
+        npart++;
+    }
+    /* Every joint move made of those; the children sorted by their estimates. */
+    size_t base = se->nkids;
+    set_clear(&se->seen);
+    size_t ci[3] = {0, 0, 0};
+    long long count = 0;
+    for (;; count++) {
+        if (!(count & 4095) && count && se->timed && now() > se->deadline) {
+            se->nkids = base;
+            return OUT_OF_TIME;
+        }
+        uint64_t taken = 0;
+        int removed = 0, plainly = 1, nn = 0, nl;
+        unsigned char nw[MAXK], dests[MAXK];
+        for (int p = 0; p < npart; p++) {
+            const Combo *cb = &se->combos[pstart[p] + ci[p]];
+            for (int q = 0; q < pn[p]; q++) dests[pidx[p][q]] = cb->combo[q];
+            if (plainly) {
+                if ((taken & cb->plain) || cb->gone < 0) {
+                    plainly = 0;
+                } else {
+                    taken |= cb->plain;
+                    removed |= cb->gone;
+                    memcpy(nw + nn, cb->codes, (size_t)pn[p]);
+                    nn += pn[p];
+                }
+            }
+        }
+        if (plainly) nl = lower & ~removed;
+        else nl = resolve(b, ups, n, lower, dests, nw, &nn);
+        if (!nl) {
+            se->nkids = base;
+            record(se, depth, ups, n, dests);
+            return 1;
+        }
+        if (nn) {
+            u128 key = pack(nw, nn, nl);
+            int added = set_add(&se->seen, key);  /* the small table first: a repeat skips the big one */
+            if (added < 0) return NO_MEMORY;
+            if (added && get(&se->known, key) < budget) {
+                int est[3];
+                estimate(b, nw, nn, nl, est);
+                if (est[0] >= budget) {
+                    int old = get(&se->known, key);
+                    if (!put(&se->known, key, old > est[0] ? old : est[0])) return NO_MEMORY;
+                } else {
+                    if (se->nkids == se->capkids) {
+                        size_t cap = se->capkids * 2;
+                        Child *ks = realloc(se->kids, cap * sizeof(Child));
+                        if (!ks) return NO_MEMORY;
+                        se->kids = ks;
+                        se->capkids = cap;
+                    }
+                    Child *ch = &se->kids[se->nkids++];
+                    memcpy(ch->est, est, sizeof est);
+                    ch->seq = (int)(se->nkids - base);
+                    ch->nl = nl;
+                    ch->n = nn;
+                    memcpy(ch->codes, nw, (size_t)nn);
+                    memcpy(ch->dests, dests, (size_t)n);
+                }
+            }
+        }
+        int p = npart - 1;
+        for (; p >= 0; p--) {
+            if (++ci[p] < pcount[p]) break;
+            ci[p] = 0;
+        }
+        if (p < 0) break;
+    }
+    size_t end = se->nkids;
+    qsort(se->kids + base, end - base, sizeof(Child), child_cmp);
+    /* A child's token starts from the hexes any token of its class could occupy from time 1 on. */
+    u128 *byc = se->byclass + (size_t)depth * 3 * S;
+    int has[3] = {0, 0, 0};
+    for (int i = 0; i < n; i++) {
+        int c = ups[i] >> 6;
+        const u128 *po = occ + (size_t)i * S + 1;
+        u128 *dst = byc + (size_t)c * S;
+        if (!has[c]) memcpy(dst, po, sizeof(u128) * (size_t)budget);
+        else
+            for (int t = 0; t < budget; t++) dst[t] |= po[t];
+        has[c] = 1;
+    }
+    u128 *cocc = se->occ + (size_t)(depth + 1) * MAXK * S;
+    for (size_t i = base; i < end; i++) {
+        Child ch = se->kids[i];
+        u128 key = pack(ch.codes, ch.n, ch.nl);
+        if (get(&se->known, key) >= budget) continue;
+        const u128 *init[MAXK];
+        for (int j = 0; j < ch.n; j++) init[j] = byc + (size_t)(ch.codes[j] >> 6) * S;
+        int ok = relax(se, ch.codes, ch.n, ch.nl, budget - 1, init, cocc);
+        if (ok < 0) return ok;
+        if (ok) {
+            int got = dfs(se, ch.codes, ch.n, ch.nl, budget - 1, cocc, depth + 1);
+            if (got) {
+                se->nkids = base;
+                if (got > 0) record(se, depth, ups, n, ch.dests);
+                return got;
+            }
+        }
+        if (!put(&se->known, key, budget)) return NO_MEMORY;
+    }
+    se->nkids = base;
+    if (se->known.count > TABLE_LIMIT) known_clear(&se->known);
+    if (!put(&se->known, self, budget + 1)) return NO_MEMORY;
+    return 0;
+}
+
+/* The iterative deepening (Search.run, for a position that is not plainly dead and has Lower tokens left).
+ * tables: see solver._tables; ups: sorted codes (symbol << 6 | hex); deadline: a time.perf_counter() value
+ * (1e308: none); max_turns at most MAXT.
+ * stats: nodes, relaxations, thresholds, bound of the estimate, of the root's relaxation (-1: none), proved.
+ * path: per turn, (tokens, their codes, their destinations) in MAXK-wide rows. Returns the plan's length, 0 when
+ * there is none within max_turns, -1 past the deadline, -2 out of memory. */
+int ropasci_solve(const int *tables, int n, const int *ups_in, int max_turns, double deadline, long long *stats,
+                  int *path) {
+    init_has();
+    if (max_turns > MAXT || n < 1 || n > MAXK) return NO_MEMORY;
+    Board *b = calloc(1, sizeof(Board));
+    Search *se = calloc(1, sizeof(Search));
+    int result = NO_MEMORY;
+    unsigned char ups[MAXK];
+    for (int i = 0; i < n; i++) ups[i] = (unsigned char)ups_in[i];
+    int lower;
+    if (!b || !se || !board_init(b, tables)) goto done;
+    lower = (1 << b->ng) - 1;
+    int S = max_turns + 2;
+    se->b = b;
+    se->deadline = deadline;
+    se->timed = deadline < 1e300;
+    se->max_turns = max_turns;
+    se->S = S;
+    se->path = path;
+    Relax *r = &se->rx;
+    r->b = b;
+    r->S = S;
+    r->failed = -1;
+    r->tgt_lower[0] = r->tgt_lower[1] = r->tgt_lower[2] = -1;
+    memset(r->idx, -1, sizeof r->idx);
+    r->front = malloc(sizeof(u128) * (size_t)S);
+    r->piv = malloc(sizeof(u128) * (size_t)S * MAXK);
+    r->newocc = malloc(sizeof(u128) * (size_t)S);
+    r->lcap = 4096;
+    r->lv = malloc(sizeof(short) * r->lcap);
+    r->lm = malloc(sizeof(u128) * r->lcap);
+    se->occ = malloc(sizeof(u128) * (size_t)(max_turns + 2) * MAXK * S);
+    se->byclass = malloc(sizeof(u128) * (size_t)(max_turns + 2) * 3 * S);
+    se->capkids = 1024;
+    se->kids = malloc(sizeof(Child) * se->capkids);
+    se->capcombos = 1024;
+    se->combos = malloc(sizeof(Combo) * se->capcombos);
+    if (!r->front || !r->piv || !r->newocc || !r->lv || !r->lm || !se->occ || !se->byclass || !se->kids
+        || !se->combos || !known_init(&se->known, 1 << 16) || !table_init(&se->seen, 1 << 12)
+        || !table_init(&se->landed, 1 << 10))
+        goto done;
+    int est[3];
+    estimate(b, ups, n, lower, est);
+    int turns = est[0] > 1 ? est[0] : 1;
+    stats[3] = stats[5] = turns;
+    stats[4] = -1;
+    result = FOUND_NONE;
+    while (turns <= max_turns) {
+        se->thresholds++;
+        int ok = relax(se, ups, n, lower, turns, NULL, se->occ);
+        if (ok < 0) {
+            result = ok;
+            break;
+        }
+        if (ok) {
+            if (stats[4] < 0) stats[4] = turns;
+            int got = dfs(se, ups, n, lower, turns, se->occ, 0);
+            if (got > 0) {
+                stats[5] = turns;
+                result = turns;
+                break;
+            }
+            if (got < 0) {
+                result = got;
+                break;
+            }
+        }
+        turns++;
+        stats[5] = turns;
+    }
+done:
+    if (se) {
+        stats[0] = se->nodes;
+        stats[1] = se->relaxations;
+        stats[2] = se->thresholds;
+        free(se->rx.front);
+        free(se->rx.piv);
+        free(se->rx.newocc);
+        free(se->rx.lv);
+        free(se->rx.lm);
+        free(se->occ);
+        free(se->byclass);
+        free(se->kids);
+        free(se->combos);
+        free(se->known.e);
+        table_free(&se->seen);
+        table_free(&se->landed);
+        free(se);
+    }
+    if (b) {
+        board_free(b);
+        free(b);
+    }
+    return result;
+}

@@ -1,0 +1,139 @@
+"""The puzzle solver's C core (``games/ropasci_puzzle/solver.c``) against its Python twin (``Search``): the same
+search step for step, so the same turn count, nodes, relaxations, thresholds and bounds; its solutions replay
+through the game's engine; its deadline fires. ``ROPASCI_NATIVE=0`` makes ``solve`` use the twin."""
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from games.ropasci360.rules import HEXES
+from games.ropasci_puzzle import make_game
+from games.ropasci_puzzle.position import EXAMPLE, library
+from games.ropasci_puzzle.solver import OutOfTime, native_core, solve
+
+needs_c = pytest.mark.skipif(native_core() is None, reason="no C compiler (or ROPASCI_NATIVE=0)")
+
+COMPARED = ("nodes", "relaxations", "thresholds", "bounds")
+SLOW_IN_PYTHON = {"busy-board", "full-house"}  # about 1 and 2 s for the twin: the others take well under 0.5 s
+PREY = {"r": "s", "p": "r", "s": "p"}
+
+
+def both(position, monkeypatch, **kwargs):
+    """(turns, stats) of the C core, then of the Python twin."""
+    out = []
+    for flag in ("1", "0"):
+        monkeypatch.setenv("ROPASCI_NATIVE", flag)
+        stats: dict = {}
+        turns = solve(position, stats=stats, **kwargs)
+        out.append((turns, stats))
+    monkeypatch.setenv("ROPASCI_NATIVE", "1")
+    return out
+
+
+def replay(position, turns):
+    s = make_game(position=position).new_initial_state()
+    for action in turns:
+        s.check_action("upper", action)
+        s.apply_actions({"upper": action})
+    return s
+
+
+def assert_twins(position, monkeypatch, **kwargs):
+    (c_turns, c_stats), (py_turns, py_stats) = both(position, monkeypatch, **kwargs)
+    assert {k: c_stats[k] for k in COMPARED} == {k: py_stats[k] for k in COMPARED}
+    assert (c_turns is None) == (py_turns is None)
+    if c_turns is not None:
+        assert len(c_turns) == len(py_turns) == c_stats["bounds"]["proved"]
+        assert replay(position, c_turns).result().text.startswith(f"solved in {len(c_turns)} turn")
+    return c_turns
+
+
+@needs_c
+@pytest.mark.parametrize("entry", [e for e in library() if e["name"] not in SLOW_IN_PYTHON], ids=lambda e: e["name"])
+def test_the_c_core_searches_the_library_exactly_as_the_python_twin(entry, monkeypatch):
+    turns = assert_twins(entry["position"], monkeypatch)
+    assert len(turns) == entry["turns"]
+
+
+@needs_c
+def test_the_c_core_solves_the_whole_library_optimally_and_fast():
+    for entry in library():
+        stats: dict = {}
+        turns = solve(entry["position"], stats=stats)
+        assert len(turns) == entry["turns"] == stats["bounds"]["proved"], entry["name"]
+        assert replay(entry["position"], turns).result().text == f"solved in {entry['turns']} turns"
+        assert stats["seconds"] < 1, entry["name"]
+
+
+def random_position(rng: random.Random, n_upper: int) -> dict:
+    """Within 3 of the centre: n_upper Upper tokens of any symbols, 1-3 Lower tokens, 0-4 blocks."""
+    cells = [h for h in HEXES if max(abs(h[0]), abs(h[1]), abs(h[0] + h[1])) <= 3]
+    rng.shuffle(cells)
+    ups = [rng.choice("rps") for _ in range(n_upper)]
+    lows = [PREY[rng.choice(ups)] if rng.random() < 0.8 else rng.choice("rps") for _ in range(rng.randint(1, 3))]
+    blocks = rng.randint(0, 4)
+    return {"upper": [[s, *cells[i]] for i, s in enumerate(ups)],
+            "lower": [[s, *cells[n_upper + i]] for i, s in enumerate(lows)],
+            "block": [["", *cells[n_upper + len(lows) + i]] for i in range(blocks)]}
+
+
+@needs_c
+@pytest.mark.parametrize("n_upper", [1, 2, 3, 4])
+def test_the_c_core_agrees_with_the_python_twin_on_random_positions(n_upper, monkeypatch):
+    rng = random.Random(f"native-{n_upper}")
+    for _ in range(10):
+        assert_twins(random_position(rng, n_upper), monkeypatch, max_turns=8)
+
+
+@needs_c
+def test_the_c_core_agrees_on_stacked_tokens_and_positions_without_a_solution(monkeypatch):
+    stacked = {"upper": [["r", 0, 0]] * 4 + [["p", 0, 1]], "lower": [["s", 2, -1], ["s", -2, 2], ["r", 1, 1]]}
+    assert_twins(stacked, monkeypatch)
+    assert_twins({"upper": [["r", 0, -4]], "lower": [["s", 0, 4]]}, monkeypatch, max_turns=3)
+    assert_twins({"upper": [["r", 0, 0], ["s", 0, 1]], "lower": [["p", 2, 0]]}, monkeypatch)  # rock cannot win
+    for max_turns in (-1, 0, 2):  # the example needs 3: no turn count to try, or every one refuted
+        assert_twins(EXAMPLE, monkeypatch, max_turns=max_turns)
+
+
+@needs_c
+def test_nine_stacked_rocks_are_solved_in_c():
+    nine = {"upper": [["r", 0, 0]] * 9, "lower": [["s", 3, -1], ["s", -3, 2]]}
+    turns = solve(nine)
+    assert replay(nine, turns).result().text.startswith(f"solved in {len(turns)} turn")
+
+
+@needs_c
+def test_the_c_core_stops_at_its_deadline():
+    hard = next(e for e in library() if e["name"] == "full-house")["position"]
+    stats: dict = {}
+    with pytest.raises(OutOfTime):
+        solve(hard, stats=stats, deadline=time.perf_counter())
+    assert stats["nodes"] == 1 and stats["bounds"]["estimate"] == 7
+    start = time.perf_counter()
+    with pytest.raises(OutOfTime):  # nine spread tokens: billions of joint moves, the clock checked between them
+        solve({"upper": [["r", -4, 2], ["r", -4, 3], ["r", -4, 4], ["p", -3, 1], ["p", -3, 2], ["p", -3, 3],
+                         ["s", -2, 0], ["s", -2, 1], ["s", -2, 2]],
+               "lower": [["s", 4, 0], ["r", 4, -1], ["p", 3, 1], ["s", 1, 3]], "block": [["", 0, 0]]},
+              deadline=time.perf_counter() + 0.2)
+    assert time.perf_counter() - start < 1
+
+
+def test_without_the_c_core_the_python_twin_solves(monkeypatch):
+    monkeypatch.setenv("ROPASCI_NATIVE", "0")
+    assert native_core() is None
+    entry = next(e for e in library() if e["name"] == "escort")
+    stats: dict = {}
+    assert len(solve(entry["position"], stats=stats)) == 10 and stats["nodes"] == 264
+
+
+@needs_c
+def test_solves_may_run_at_once_in_several_threads():
+    """ctypes lets go of the interpreter during a call (a site may solve for two games at once): each solve keeps
+    its own tables."""
+    from concurrent.futures import ThreadPoolExecutor
+    entries = [e for e in library() if e["name"] in ("escort", "trio", "rock-band", "busy-board", "full-house")] * 2
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        found = list(pool.map(lambda e: solve(e["position"]), entries))
+    assert [len(turns) for turns in found] == [e["turns"] for e in entries]
