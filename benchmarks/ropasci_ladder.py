@@ -5,9 +5,10 @@
 
 * ``Strong``: ``games.bots.comp30024:Player`` (today's strong bot) planning ``LADDER_PLAN`` seconds of CPU a
   game (default the adapter's 48; a smaller plan makes a cheaper, shorter-sighted game, the same for both);
-* ``BaseStrong``: the strong bot and evaluation as they were at git commit ``LADDER_BASE`` (default ``69961c1``,
-  before the endgame work of issue 30), read with ``git show`` into modules of their own, on the same plan and
-  the same CPU clock;
+* ``BaseStrong``: the strong bot, its evaluation and its equilibrium solver as they were at git commit
+  ``LADDER_BASE`` (default ``69961c1``, before the endgame work of issue 30), read with ``git show`` into modules
+  of their own (pure Python: no C core), on the same plan and the same CPU clock;
+* ``StrongDeep``: ``Strong`` with the second simultaneous stage (``depth=2``);
 * ``Sparring``: ``games.ropasci360.sparring:Player`` (the champion-like sparring partner; a node cap, no clock);
 * ``Greedy``: ``games.bots.comp30024:GreedyPlayer``.
 """
@@ -49,11 +50,22 @@ def base_modules(commit: str = BASE_COMMIT):
     ev = _module_at(commit, "games/ropasci360/bots.py", "games.ropasci360._ladder_base_bots", "games.ropasci360")
     strong = _module_at(commit, "games/bots/strong.py", "games.bots._ladder_base_strong", "games.bots")
     strong.time = types.SimpleNamespace(perf_counter=time.process_time)
+    # Its equilibria by HiGHS, as then (today's nash.py has a C core).
+    nash = _module_at(commit, "games/bots/nash.py", "games.bots._ladder_base_nash", "games.bots")
+    strong.solve, strong.saddle_point = nash.solve, nash.saddle_point
     return strong, ev
 
 
 class Strong(Player):
     cpu_plan = PLAN
+
+
+class StrongDeep(Strong):
+    """``Strong`` with the second simultaneous stage (``depth=2``), affordable with the C cores."""
+
+    def __init__(self, player):
+        super().__init__(player)
+        self.bot.depth = 2
 
 
 class BaseStrong(Player):
@@ -66,4 +78,4 @@ class BaseStrong(Player):
         self.bot.ev = ev
 
 
-__all__ = ["BaseStrong", "GreedyPlayer", "Sparring", "Strong"]
+__all__ = ["BaseStrong", "GreedyPlayer", "Sparring", "Strong", "StrongDeep"]

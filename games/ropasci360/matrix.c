@@ -13,6 +13,7 @@
  * little-endian 64-bit words, compared exactly (a fingerprint only speeds the scan). */
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define N 61
@@ -38,7 +39,7 @@ typedef struct {
 typedef struct {
     const uint64_t *keys; /* n keys of W words */
     const int32_t *vals;  /* history: 1 when seen twice; seen: the count */
-    const uint64_t *prints;
+    uint64_t *prints;     /* their fingerprints */
     int n;
 } Table;
 
@@ -54,10 +55,17 @@ void rps_init(const uint64_t *nmask, const uint64_t *swing, const uint64_t *zone
 
 int rps_weights(void) { return W_COUNT; }
 
-uint64_t rps_print(const uint64_t *k) {
+static uint64_t fingerprint(const uint64_t *k) {
     uint64_t h = 0x9E3779B97F4A7C15ull;
     for (int w = 0; w < W; w++) h = (h ^ k[w]) * 0xFF51AFD7ED558CCDull;
     return h ^ (h >> 31);
+}
+
+/* A table of n keys and values, with the fingerprints in prints (n of them); returns t. */
+static Table *table(Table *t, const uint64_t *keys, const int32_t *vals, int n, uint64_t *prints) {
+    t->keys = keys, t->vals = vals, t->n = n, t->prints = prints;
+    for (int e = 0; e < n; e++) prints[e] = fingerprint(keys + (size_t)e * W);
+    return t;
 }
 
 static int ctz(uint64_t m) { return __builtin_ctzll(m); }
@@ -153,7 +161,7 @@ static int play(Pos *s, int au, int al, const Table *hist, uint64_t *k, uint64_t
     }
     s->turn++;
     key_of(s, k);
-    *h = rps_print(k);
+    *h = fingerprint(k);
     int res = 0;
     if (s->thrown[0] == MAXT || s->thrown[1] == MAXT) res = out_or_invincible(s);
     if (!res) {
@@ -280,14 +288,18 @@ void rps_score(const int32_t *pos, const int32_t *acts, int n, int p, double *ou
  * seat p (0 Upper: A are Upper's actions), written to out[i * stride + j].
  * pos: as decode reads it.
  * hist: the state's history (value 1: seen twice); seen: the bot's seen positions and their counts.
- * params: contempt, repeat contempt, repeat factor. */
-void rps_fill(const int32_t *pos, const uint64_t *hkeys, const int32_t *hvals, const uint64_t *hprints, int nh,
-              const uint64_t *skeys, const int32_t *svals, const uint64_t *sprints, int ns,
+ * params: contempt, repeat contempt, repeat factor. Returns 0, or -1 when out of memory. */
+int rps_fill(const int32_t *pos, const uint64_t *hkeys, const int32_t *hvals, int nh,
+              const uint64_t *skeys, const int32_t *svals, int ns,
               const int32_t *acts_a, const int32_t *acts_b, int p, const double *params,
               int i0, int i1, int j0, int j1, double *out, int stride) {
     Pos root;
     decode(pos, &root);
-    Table hist = {hkeys, hvals, hprints, nh}, seen = {skeys, svals, sprints, ns};
+    Table hist, seen;
+    uint64_t *prints = malloc(sizeof(uint64_t) * (size_t)(nh + ns + 1));
+    if (!prints) return -1;
+    table(&hist, hkeys, hvals, nh, prints);
+    table(&seen, skeys, svals, ns, prints + nh);
     double contempt = params[0], repeat_contempt = params[1], factor = params[2];
     for (int i = i0; i < i1; i++) {
         for (int j = j0; j < j1; j++) {
@@ -315,4 +327,6 @@ void rps_fill(const int32_t *pos, const uint64_t *hkeys, const int32_t *hvals, c
             out[(size_t)i * stride + j] = v;
         }
     }
+    free(prints);
+    return 0;
 }

@@ -24,7 +24,8 @@ KEY_BYTES = 8 * WORDS
 CODES = {a: (f * N + t if f >= 0 else N * N + x * N + t) for a, (f, t, x, _, _) in _ACTION_INFO.items()}
 _P = ctypes.c_void_p
 _I = ctypes.c_int
-_ready: dict[int, ctypes.CDLL] = {}
+_SOURCE = Path(__file__).with_name("matrix.c")
+_ready: list = []  # the initialised library
 
 
 def _weights() -> list[float]:
@@ -35,9 +36,13 @@ def _weights() -> list[float]:
 
 def core() -> ctypes.CDLL | None:
     """The loaded and initialised core, or None."""
-    lib = native.load(Path(__file__).with_name("matrix.c"))
-    if lib is None or id(lib) in _ready:
-        return lib
+    if not native.enabled():
+        return None
+    if _ready:
+        return _ready[0]
+    lib = native.load(_SOURCE)
+    if lib is None:
+        return None
     weights = np.array(_weights(), dtype=np.float64)
     lib.rps_weights.restype = _I
     if lib.rps_weights() != len(weights):
@@ -50,22 +55,20 @@ def core() -> ctypes.CDLL | None:
               np.array(ev.DIST, dtype=np.uint8), np.array(ev.CENTRE_BONUS, dtype=np.float64), weights)
     lib.rps_init.argtypes = [_P] * 6
     lib.rps_init(*(t.ctypes.data for t in tables))
-    lib.rps_print.argtypes = [_P]
-    lib.rps_print.restype = ctypes.c_uint64
-    lib.rps_fill.argtypes = [_P, _P, _P, _P, _I, _P, _P, _P, _I, _P, _P, _I, _P, _I, _I, _I, _I, _P, _I]
-    lib.rps_fill.restype = None
+    lib.rps_fill.argtypes = [_P, _P, _P, _I, _P, _P, _I, _P, _P, _I, _P, _I, _I, _I, _I, _P, _I]
+    lib.rps_fill.restype = _I
     lib.rps_score.argtypes = [_P, _P, _I, _I, _P]
     lib.rps_score.restype = None
-    _ready[id(lib)] = lib
+    _ready.append(lib)
     return lib
 
 
 class _Table:
-    """Configuration keys (as the core's words) with an int each, and their fingerprints."""
+    """Configuration keys (as the core's words), each with an int."""
 
-    __slots__ = ("keys", "vals", "prints", "n")
+    __slots__ = ("keys", "vals", "n")
 
-    def __init__(self, lib, items):
+    def __init__(self, items):
         keys, vals = [], []
         for key, val in items:
             keys.append(key.to_bytes(KEY_BYTES, "little"))
@@ -73,8 +76,6 @@ class _Table:
         self.n = len(keys)
         self.keys = np.frombuffer(b"".join(keys) or bytes(KEY_BYTES), dtype=np.uint64)
         self.vals = np.array(vals or [0], dtype=np.int32)
-        self.prints = np.array([lib.rps_print(self.keys[k * WORDS:].ctypes.data) for k in range(self.n)] or [0],
-                               dtype=np.uint64)
 
 
 def key_of(position_key) -> int:
@@ -90,11 +91,11 @@ def key_of(position_key) -> int:
 _seen_cache: list = [None, None, None]  # [the bot's seen Counter, its total, its table]
 
 
-def _seen_table(lib, seen) -> _Table:
+def _seen_table(seen) -> _Table:
     """The bot's seen positions as a table, reused while the Counter has not changed (it only grows)."""
     total = sum(seen.values())
     if _seen_cache[0] is not seen or _seen_cache[1] != total:
-        _seen_cache[:] = [seen, total, _Table(lib, ((key_of(k), n) for k, n in seen.items() if n))]
+        _seen_cache[:] = [seen, total, _Table((key_of(k), n) for k, n in seen.items() if n)]
     return _seen_cache[2]
 
 
@@ -132,18 +133,19 @@ def values(state, seat, rows, cols, seen, *, contempt: float, repeat_contempt: f
     except (KeyError, TypeError):
         return None
     pos = _position(state)
-    hist = _Table(lib, ((k, 1 if t is None else 0) for k, t in state.history.items()))
-    seen_t = _seen_table(lib, seen)
+    hist = _Table((k, 1 if t is None else 0) for k, t in state.history.items())
+    seen_t = _seen_table(seen)
     params = np.array([contempt, repeat_contempt, repeat_factor], dtype=np.float64)
-    fixed = (pos.ctypes.data, hist.keys.ctypes.data, hist.vals.ctypes.data, hist.prints.ctypes.data, hist.n,
-             seen_t.keys.ctypes.data, seen_t.vals.ctypes.data, seen_t.prints.ctypes.data, seen_t.n,
+    fixed = (pos.ctypes.data, hist.keys.ctypes.data, hist.vals.ctypes.data, hist.n,
+             seen_t.keys.ctypes.data, seen_t.vals.ctypes.data, seen_t.n,
              acts_a.ctypes.data, acts_b.ctypes.data, SIDE_INDEX[seat], params.ctypes.data)
     keep = (pos, hist, seen_t, acts_a, acts_b, params)  # the arrays the pointers point into
 
     def fill(out: np.ndarray, i0: int, i1: int, j0: int, j1: int) -> None:
         assert out.dtype == np.float64 and out.flags.c_contiguous and keep
         assert 0 <= i0 <= i1 <= min(len(rows), out.shape[0]) and 0 <= j0 <= j1 <= min(len(cols), out.shape[1])
-        lib.rps_fill(*fixed, i0, i1, j0, j1, out.ctypes.data, out.shape[1])
+        if lib.rps_fill(*fixed, i0, i1, j0, j1, out.ctypes.data, out.shape[1]):
+            raise MemoryError("matrix.c: no memory for the fingerprints")
 
     return fill
 
