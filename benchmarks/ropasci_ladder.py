@@ -8,7 +8,8 @@
 * ``BaseStrong``: the strong bot, its evaluation and its equilibrium solver as they were at git commit
   ``LADDER_BASE`` (default ``69961c1``, before the endgame work of issue 30), read with ``git show`` into modules
   of their own (pure Python: no C core), on the same plan and the same CPU clock;
-* ``StrongDeep``: ``Strong`` with the second simultaneous stage (``depth=2``);
+* ``StrongDeep``: ``Strong`` with the second simultaneous stage (``depth=2``, ``LADDER_INNER_WIDTH`` candidates a
+  side in its sub-games);
 * ``Sparring``: ``games.ropasci360.sparring:Player`` (the champion-like sparring partner; a node cap, no clock);
 * ``Greedy``: ``games.bots.comp30024:GreedyPlayer``.
 """
@@ -61,11 +62,13 @@ class Strong(Player):
 
 
 class StrongDeep(Strong):
-    """``Strong`` with the second simultaneous stage (``depth=2``), affordable with the C cores."""
+    """``Strong`` with the second simultaneous stage (``depth=2``), affordable with the C cores; its sub-games
+    ``LADDER_INNER_WIDTH`` candidates a side wide (default the bot's)."""
 
     def __init__(self, player):
         super().__init__(player)
         self.bot.depth = 2
+        self.bot.inner_width = int(os.environ.get("LADDER_INNER_WIDTH", self.bot.inner_width))
 
 
 class BaseStrong(Player):

@@ -1,15 +1,18 @@
-"""Entries per CPU second of the strong bot's RoPaSci 360 payoff matrices: the C core (``matrix.c``) against
-the Python entries (its twin), over positions of games between strong (0.05 s a move) and random bots.
+"""CPU cost of the strong bot's RoPaSci 360 search with its C cores (``games/ropasci360/matrix.c`` for the
+payoff matrices and candidate scores, ``games/bots/nash.c`` for the equilibria) and without them
+(``ROPASCI_NATIVE=0``: the Python twins), over positions of games between strong (0.05 s a move) and random.
 
-    python benchmarks/ropasci_matrix.py [--games 4] [--width 20] [--seed 1]
+    python benchmarks/ropasci_matrix.py [--games 4] [--width 20] [--seconds 0.05] [--seed 1]
 
-For every position, the same ``width`` x ``width`` matrix is computed both ways (CPU time, ``time.process_time``;
-the C side's includes encoding the position, its history and the seen positions) and compared; then a ``choose`` at a budget of ``--seconds`` CPU seconds is timed with each, reporting the
-widths reached.
+For every position: the same ``width`` x ``width`` matrix both ways (CPU time, ``time.process_time``; the C side
+includes encoding the position, its history and the seen positions), compared entry by entry; then a depth-1
+and a depth-2 ``choose`` at ``--seconds`` of CPU each way, reporting the matrix width reached (at most every
+candidate) and the second stage's nodes.
 """
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
 import time
@@ -21,6 +24,8 @@ import numpy as np  # noqa: E402
 
 from games.bots.strong import StrongBot  # noqa: E402
 from games.ropasci360 import make_game  # noqa: E402
+
+WAYS = {"python": "0", "c": "1"}  # ROPASCI_NATIVE
 
 
 def positions(games: int, seed: int):
@@ -43,39 +48,51 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=4)
     parser.add_argument("--width", type=int, default=20)
-    parser.add_argument("--seconds", type=float, default=0.1)
+    parser.add_argument("--seconds", type=float, default=0.05)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    cpu = {"python": 0.0, "c": 0.0}
+    cpu = dict.fromkeys(WAYS, 0.0)
+    found = {way: {"width": [], "all": [], "inner": [], "deep_width": []} for way in WAYS}
     entries = 0
-    widths = {"python": [], "c": []}
     worst = 0.0
+    game = make_game()
     for st, bot in positions(args.games, args.seed):
         A, B = bot.candidates(st)
         A, B = A[:args.width], B[:args.width]
         out = {}
-        t = time.process_time()
-        out["python"] = np.array([[bot._leaf(bot._child(st, a, b)) for b in B] for a in A])
-        cpu["python"] += time.process_time() - t
-        t = time.process_time()
-        out["c"] = np.empty((len(A), len(B)))
-        bot._fast_matrix(st, A, B)(out["c"], 0, len(A), 0, len(B))
-        cpu["c"] += time.process_time() - t
+        for way, flag in WAYS.items():
+            os.environ["ROPASCI_NATIVE"] = flag
+            t = time.process_time()
+            fill = bot._fast_matrix(st, A, B)
+            if fill is None:
+                out[way] = np.array([[bot._leaf(bot._child(st, a, b)) for b in B] for a in A])
+            else:
+                out[way] = np.empty((len(A), len(B)))
+                fill(out[way], 0, len(A), 0, len(B))
+            cpu[way] += time.process_time() - t
+            for depth in (1, 2):
+                probe = StrongBot(game, bot.seat, seed=0, seconds=args.seconds, depth=depth)
+                probe.clock = time.process_time
+                probe.seen = bot.seen.copy()
+                probe.choose(st)
+                if depth == 1:
+                    found[way]["width"].append(probe.stats.get("width", 0))
+                    found[way]["all"].append(probe.stats.get("width", 0) >= max(len(bot.candidates(st)[0]), 1))
+                else:
+                    found[way]["inner"].append(probe.stats.get("inner", 0))
+                    found[way]["deep_width"].append(probe.stats.get("deep_width", 0))
+        os.environ["ROPASCI_NATIVE"] = "1"
+        assert bot._fast_matrix(st, A, B) is not None, "no C core"
         entries += out["c"].size
         worst = max(worst, float(np.abs(out["c"] - out["python"]).max()))
-        for name in ("python", "c"):
-            bot.native = name == "c"
-            bot.seconds = args.seconds
-            bot.stats = {}
-            saved = bot.rng.getstate()
-            bot.choose(st)
-            bot.rng.setstate(saved)
-            widths[name].append(bot.stats.get("width", 0))
-        bot.native, bot.seconds = True, 0.05
-    for name in ("python", "c"):
-        print(f"{name}: {entries} entries in {cpu[name]:.2f} s CPU, {entries / cpu[name]:,.0f} entries/s; "
-              f"choose at {args.seconds} s: mean width {np.mean(widths[name]):.1f}")
-    print(f"positions: {len(widths['c'])}, speed-up {cpu['python'] / cpu['c']:.1f}x, largest difference {worst:.2e}")
+    for way in WAYS:
+        f = found[way]
+        print(f"{way}: {entries} entries in {cpu[way]:.2f} s CPU, {entries / cpu[way]:,.0f} entries/s; "
+              f"at {args.seconds} s a move: depth 1 width {np.mean(f['width']):.1f} (every candidate in "
+              f"{np.mean(f['all']):.0%}), depth 2: {np.mean(f['inner']):.1f} second-stage nodes, "
+              f"sub-game width {np.mean(f['deep_width']):.1f}")
+    print(f"positions: {len(found['c']['width'])}, speed-up {cpu['python'] / cpu['c']:.1f}x, "
+          f"largest difference {worst:.2e}")
     return 0
 
 

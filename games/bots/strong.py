@@ -65,9 +65,9 @@ class StrongBot(Bot):
         self.depth = depth
         self.widths = WIDTHS
         self.shallow_share = SHALLOW_SHARE
+        self.inner_width = INNER_WIDTH
         self.contempt = CONTEMPT
         self.repeat_contempt = REPEAT_CONTEMPT
-        self.native = True  # use the evaluation's fast matrix filler (a C core) when it has one
         self.clock = time.perf_counter  # the budget's clock: wall time; the course adapter counts CPU time
         self.seen: Counter = Counter()
         self._last_seen_turn = None
@@ -254,7 +254,7 @@ class StrongBot(Bot):
         """The evaluation's fast filler of this payoff matrix (``fill(out, i0, i1, j0, j1)``: the entries
         ``_leaf(_child(state, A[i], B[j]))`` of those rows and columns), or None: the entries are computed here."""
         hook = getattr(self.ev, "matrix_values", None)
-        if hook is None or not self.native or B[0] is None:
+        if hook is None or B[0] is None:
             return None
         return hook(state, self.seat, A, B, self.seen, contempt=self.contempt,
                     repeat_contempt=self.repeat_contempt, repeat_factor=REPEAT_FACTOR)
@@ -280,8 +280,8 @@ class StrongBot(Bot):
         self.stats["inner"] += 1
         ev = self.ev
         me, opp = self.seat, self.opp
-        A2 = ev.quick_candidates(c, me, hint_a, INNER_WIDTH)
-        B2 = ev.quick_candidates(c, opp, hint_b, INNER_WIDTH)
+        A2 = ev.quick_candidates(c, me, hint_a, self.inner_width)
+        B2 = ev.quick_candidates(c, opp, hint_b, self.inner_width)
         M = np.empty((len(A2), len(B2)))
         fill = self._fast_matrix(c, A2, B2)
         if fill is not None:
