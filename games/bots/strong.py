@@ -7,18 +7,20 @@ Each turn:
 2. Iterative widening (depth 1): a payoff matrix over the first ``w`` candidates of each seat, every entry
    the evaluation of the position after that joint action (applied on a clone by the engine, so captures,
    end conditions and repetition draws are exact), for growing ``w`` while time allows.
-3. Optionally (``depth=2``, off by default: it measured weaker at 0.2 s per move), a second simultaneous
-   stage: the entries of a sub-game, grown double-oracle style from the depth-1 equilibrium, are replaced by
-   the value of a small matrix game one turn deeper (the child's own quick candidates, solved too).
-4. The last completed matrix is solved for a mixed Nash equilibrium by linear programming (SciPy/HiGHS,
-   :mod:`games.bots.nash`), and the action is sampled from the equilibrium strategy.
+3. Optionally (``depth=2``, off by default: it measured weaker, at 0.2 s per move and with the C cores), a
+   second simultaneous stage: the entries of a sub-game, grown double-oracle style from the depth-1
+   equilibrium, are replaced by the value of a small matrix game one turn deeper (the child's own quick
+   candidates, solved too).
+4. The last completed matrix is solved for a mixed Nash equilibrium by linear programming (a C simplex, or
+   SciPy/HiGHS: :mod:`games.bots.nash`), and the action is sampled from the equilibrium strategy.
 
 Positions the bot has already seen in this game are valued closer to a draw (a third occurrence is one),
 so a bot that is ahead makes progress instead of repeating, and one that is behind welcomes repetition. A
 draw can be valued below an even position (``CONTEMPT``, off: 0.05 measured weaker in self-play); a draw by
 repetition is valued a little below one (``REPEAT_CONTEMPT``), so an even game is not drawn by shuffling.
 The time budget is seconds per move (``seconds``, default 1 s) on the bot's ``clock`` (wall time,
-``time.perf_counter``; the course adapter sets CPU time), checked between matrix entries.
+``time.perf_counter``; the course adapter sets CPU time), checked between matrix entries, or between blocks of
+them when the game's evaluation fills matrices fast (``matrix_values``, RoPaSci 360's C core).
 
 :func:`analyse` reports the same depth-1 game at a position (both equilibrium strategies, the value, what
 actual choices gave away) with a fixed width instead of a clock: the replay's analysis.
@@ -34,7 +36,7 @@ from .evaluation import DEFAULT_SECONDS, get_evaluation
 from .base import Bot
 from .nash import saddle_point, solve
 
-DEPTH = 1  # 2 adds the second simultaneous stage (measured weaker at 0.2 s per move, see docs/bots.md)
+DEPTH = 1  # 2 adds the second simultaneous stage (measured weaker, see docs/bots.md)
 WIDTHS = (4, 6, 8, 11, 15, 20, 28, 40, 60, 90, 140)
 INNER_WIDTH = 5  # candidates per seat in the second stage
 REPEAT_FACTOR = 0.6  # a position seen once already is valued this much of the way from a draw
