@@ -45,8 +45,8 @@ def scores_agree(state):
 
 
 def game_positions(seed, strong_seat=None, turns=400):
-    """States along a game of random moves (or a 0.02 s strong bot in ``strong_seat``), each with a bot per
-    seat that has observed the game so far."""
+    """States along a game of random moves (or a 0.02 s strong bot in ``strong_seat``, or both seats for
+    "both"), each with a bot per seat that has observed the game so far."""
     rng = random.Random(seed)
     st = GAME.new_initial_state()
     bots = {s: StrongBot(GAME, s, seed=seed, seconds=0.02) for s in SEATS}
@@ -55,23 +55,23 @@ def game_positions(seed, strong_seat=None, turns=400):
             b.observe(st)
         yield st, bots
         acts = {s: rng.choice(list(st.legal_actions(s))) for s in SEATS}
-        if strong_seat:
-            acts[strong_seat] = bots[strong_seat].choose(st)
+        for seat in SEATS if strong_seat == "both" else [strong_seat] if strong_seat else []:
+            acts[seat] = bots[seat].choose(st)
         st.apply_actions(acts)
 
 
 @needs_core
-@pytest.mark.parametrize("seed, strong_seat", [(1, None), (2, None), (3, "upper"), (4, "lower")])
+@pytest.mark.parametrize("seed, strong_seat", [(1, None), (2, None), (3, "upper"), (4, "lower"), (5, "both")])
 def test_full_matrices_along_games(seed, strong_seat):
     seen_throws_out = 0
-    for k, (st, bots) in enumerate(game_positions(seed, strong_seat)):
+    for k, (st, bots) in enumerate(game_positions(seed, strong_seat, turns=150 if strong_seat == "both" else 400)):
         seat = SEATS[k % 2]
         bots[seat].contempt = 0.05 if k % 3 == 0 else 0.0
         full_matrices_agree(st, bots[seat], width=None if k % 4 == 0 else 25)
         if k % 5 == 0:
             scores_agree(st)
         seen_throws_out += 9 in st.thrown
-    assert seen_throws_out  # games reached positions with a side's throws used up
+    assert seen_throws_out or strong_seat == "both"  # games with random moves used a side's throws up
 
 
 def state(tokens, turn=10, throws_left=(5, 5)):
