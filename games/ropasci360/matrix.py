@@ -139,15 +139,17 @@ def values(state, seat, rows, cols, seen, *, contempt: float, repeat_contempt: f
     fixed = (pos.ctypes.data, hist.keys.ctypes.data, hist.vals.ctypes.data, hist.n,
              seen_t.keys.ctypes.data, seen_t.vals.ctypes.data, seen_t.n,
              acts_a.ctypes.data, acts_b.ctypes.data, SIDE_INDEX[seat], params.ctypes.data)
-    keep = (pos, hist, seen_t, acts_a, acts_b, params)  # the arrays the pointers point into
+    keep = (pos, hist, seen_t, acts_a, acts_b, params)  # the arrays the pointers point into, kept alive
 
     def fill(out: np.ndarray, i0: int, i1: int, j0: int, j1: int) -> None:
-        assert out.dtype == np.float64 and out.flags.c_contiguous and keep
-        assert 0 <= i0 <= i1 <= min(len(rows), out.shape[0]) and 0 <= j0 <= j1 <= min(len(cols), out.shape[1])
+        if not (keep and out.dtype == np.float64 and out.flags.c_contiguous
+                and 0 <= i0 <= i1 <= min(len(rows), out.shape[0]) and 0 <= j0 <= j1 <= min(len(cols), out.shape[1])):
+            raise ValueError("fill: out must be a C-contiguous float64 matrix holding the block asked for")
         if lib.rps_fill(*fixed, i0, i1, j0, j1, out.ctypes.data, out.shape[1]):
             raise MemoryError("matrix.c: no memory for the fingerprints")
 
     return fill
 
 
-assert MAX_THROWS == 9 and N == 61  # the core's constants
+if MAX_THROWS != 9 or N != 61:
+    raise ImportError("matrix.c is written for 61 hexes and 9 throws")
