@@ -10,6 +10,7 @@
   of their own (pure Python: no C core), on the same plan and the same CPU clock;
 * ``StrongDeep``: ``Strong`` with the second simultaneous stage (``depth=2``, ``LADDER_INNER_WIDTH`` candidates a
   side in its sub-games);
+* ``StrongPython``: ``Strong`` on the Python twins of its C cores (as without a compiler);
 * ``Sparring``: ``games.ropasci360.sparring:Player`` (the champion-like sparring partner; a node cap, no clock);
 * ``Greedy``: ``games.bots.comp30024:GreedyPlayer``.
 """
@@ -71,6 +72,23 @@ class StrongDeep(Strong):
         self.bot.inner_width = int(os.environ.get("LADDER_INNER_WIDTH", self.bot.inner_width))
 
 
+class StrongPython(Strong):
+    """``Strong`` on its pure-Python twins (``ROPASCI_NATIVE=0`` while it moves; the C cores' callers read it at
+    each call): today's bot as it plays where no C compiler is found. Only with ``--workers 1`` or alone in its
+    process would another player be affected: players move one at a time."""
+
+    def action(self):
+        before = os.environ.get("ROPASCI_NATIVE")
+        os.environ["ROPASCI_NATIVE"] = "0"
+        try:
+            return super().action()
+        finally:
+            if before is None:
+                del os.environ["ROPASCI_NATIVE"]
+            else:
+                os.environ["ROPASCI_NATIVE"] = before
+
+
 class BaseStrong(Player):
     cpu_plan = PLAN
 
@@ -81,4 +99,4 @@ class BaseStrong(Player):
         self.bot.ev = ev
 
 
-__all__ = ["BaseStrong", "GreedyPlayer", "Sparring", "Strong", "StrongDeep"]
+__all__ = ["BaseStrong", "GreedyPlayer", "Sparring", "Strong", "StrongDeep", "StrongPython"]
