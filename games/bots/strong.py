@@ -20,7 +20,7 @@ draw can be valued below an even position (``CONTEMPT``, off: 0.05 measured weak
 repetition is valued a little below one (``REPEAT_CONTEMPT``), so an even game is not drawn by shuffling.
 The time budget is seconds per move (``seconds``, default 1 s) on the bot's ``clock`` (wall time,
 ``time.perf_counter``; the course adapter sets CPU time), checked between matrix entries, or between blocks of
-them when the game's evaluation fills matrices fast (``matrix_values``, RoPaSci 360's C core).
+them when the game's evaluation fills matrices fast (its optional ``matrix_values``, e.g. a C core).
 
 :func:`analyse` reports the same depth-1 game at a position (both equilibrium strategies, the value, what
 actual choices gave away) with a fixed width instead of a clock: the replay's analysis.
