@@ -5,9 +5,12 @@
 
 * ``Strong``: ``games.bots.comp30024:Player`` (today's strong bot) planning ``LADDER_PLAN`` seconds of CPU a
   game (default the adapter's 48; a smaller plan makes a cheaper, shorter-sighted game, the same for both);
-* ``BaseStrong``: the strong bot and evaluation as they were at git commit ``LADDER_BASE`` (default ``69961c1``,
-  before the endgame work of issue 30), read with ``git show`` into modules of their own, on the same plan and
-  the same CPU clock;
+* ``BaseStrong``: the strong bot, its evaluation and its equilibrium solver as they were at git commit
+  ``LADDER_BASE`` (default ``69961c1``, before the endgame work of issue 30), read with ``git show`` into modules
+  of their own (pure Python: no C core), on the same plan and the same CPU clock;
+* ``StrongDeep``: ``Strong`` with the second simultaneous stage (``depth=2``, ``LADDER_INNER_WIDTH`` candidates a
+  side in its sub-games);
+* ``StrongPython``: ``Strong`` on the Python twins of its C cores (as without a compiler);
 * ``Sparring``: ``games.ropasci360.sparring:Player`` (the champion-like sparring partner; a node cap, no clock);
 * ``Greedy``: ``games.bots.comp30024:GreedyPlayer``.
 """
@@ -49,11 +52,41 @@ def base_modules(commit: str = BASE_COMMIT):
     ev = _module_at(commit, "games/ropasci360/bots.py", "games.ropasci360._ladder_base_bots", "games.ropasci360")
     strong = _module_at(commit, "games/bots/strong.py", "games.bots._ladder_base_strong", "games.bots")
     strong.time = types.SimpleNamespace(perf_counter=time.process_time)
+    # Its equilibria by HiGHS, as then (today's nash.py has a C core).
+    nash = _module_at(commit, "games/bots/nash.py", "games.bots._ladder_base_nash", "games.bots")
+    strong.solve, strong.saddle_point = nash.solve, nash.saddle_point
     return strong, ev
 
 
 class Strong(Player):
     cpu_plan = PLAN
+
+
+class StrongDeep(Strong):
+    """``Strong`` with the second simultaneous stage (``depth=2``), affordable with the C cores; its sub-games
+    ``LADDER_INNER_WIDTH`` candidates a side wide (default the bot's)."""
+
+    def __init__(self, player):
+        super().__init__(player)
+        self.bot.depth = 2
+        self.bot.inner_width = int(os.environ.get("LADDER_INNER_WIDTH", self.bot.inner_width))
+
+
+class StrongPython(Strong):
+    """``Strong`` on its pure-Python twins (``ROPASCI_NATIVE=0`` while it moves; the C cores' callers read it at
+    each call): today's bot as it plays where no C compiler is found. Only with ``--workers 1`` or alone in its
+    process would another player be affected: players move one at a time."""
+
+    def action(self):
+        before = os.environ.get("ROPASCI_NATIVE")
+        os.environ["ROPASCI_NATIVE"] = "0"
+        try:
+            return super().action()
+        finally:
+            if before is None:
+                del os.environ["ROPASCI_NATIVE"]
+            else:
+                os.environ["ROPASCI_NATIVE"] = before
 
 
 class BaseStrong(Player):
@@ -66,4 +99,4 @@ class BaseStrong(Player):
         self.bot.ev = ev
 
 
-__all__ = ["BaseStrong", "GreedyPlayer", "Sparring", "Strong"]
+__all__ = ["BaseStrong", "GreedyPlayer", "Sparring", "Strong", "StrongDeep", "StrongPython"]

@@ -7,18 +7,20 @@ Each turn:
 2. Iterative widening (depth 1): a payoff matrix over the first ``w`` candidates of each seat, every entry
    the evaluation of the position after that joint action (applied on a clone by the engine, so captures,
    end conditions and repetition draws are exact), for growing ``w`` while time allows.
-3. Optionally (``depth=2``, off by default: it measured weaker at 0.2 s per move), a second simultaneous
-   stage: the entries of a sub-game, grown double-oracle style from the depth-1 equilibrium, are replaced by
-   the value of a small matrix game one turn deeper (the child's own quick candidates, solved too).
-4. The last completed matrix is solved for a mixed Nash equilibrium by linear programming (SciPy/HiGHS,
-   :mod:`games.bots.nash`), and the action is sampled from the equilibrium strategy.
+3. Optionally (``depth=2``, off by default: it measured weaker, at 0.2 s per move and with the C cores), a
+   second simultaneous stage: the entries of a sub-game, grown double-oracle style from the depth-1
+   equilibrium, are replaced by the value of a small matrix game one turn deeper (the child's own quick
+   candidates, solved too).
+4. The last completed matrix is solved for a mixed Nash equilibrium by linear programming (a C simplex, or
+   SciPy/HiGHS: :mod:`games.bots.nash`), and the action is sampled from the equilibrium strategy.
 
 Positions the bot has already seen in this game are valued closer to a draw (a third occurrence is one),
 so a bot that is ahead makes progress instead of repeating, and one that is behind welcomes repetition. A
 draw can be valued below an even position (``CONTEMPT``, off: 0.05 measured weaker in self-play); a draw by
 repetition is valued a little below one (``REPEAT_CONTEMPT``), so an even game is not drawn by shuffling.
 The time budget is seconds per move (``seconds``, default 1 s) on the bot's ``clock`` (wall time,
-``time.perf_counter``; the course adapter sets CPU time), checked between matrix entries.
+``time.perf_counter``; the course adapter sets CPU time), checked between matrix entries, or between blocks of
+them when the game's evaluation fills matrices fast (its optional ``matrix_values``, e.g. a C core).
 
 :func:`analyse` reports the same depth-1 game at a position (both equilibrium strategies, the value, what
 actual choices gave away) with a fixed width instead of a clock: the replay's analysis.
@@ -34,7 +36,7 @@ from .evaluation import DEFAULT_SECONDS, get_evaluation
 from .base import Bot
 from .nash import saddle_point, solve
 
-DEPTH = 1  # 2 adds the second simultaneous stage (measured weaker at 0.2 s per move, see docs/bots.md)
+DEPTH = 1  # 2 adds the second simultaneous stage (measured weaker, see docs/bots.md)
 WIDTHS = (4, 6, 8, 11, 15, 20, 28, 40, 60, 90, 140)
 INNER_WIDTH = 5  # candidates per seat in the second stage
 REPEAT_FACTOR = 0.6  # a position seen once already is valued this much of the way from a draw
@@ -47,6 +49,7 @@ MARGIN = 0.9  # use this share of the budget, the rest is slack for the last ent
 # About the time of one matrix entry (RoPaSci 360, mid-game, the development machine): only to turn an
 # analysis budget into a fixed width (:func:`width_for`), so that an analysis never depends on the clock.
 ENTRY_SECONDS = 4e-5
+FAST_BLOCK = 256  # matrix entries per call of a fast (C) filler between clock checks
 SUPPORT = 1e-4  # strategies report actions played with at least this probability
 
 
@@ -64,6 +67,7 @@ class StrongBot(Bot):
         self.depth = depth
         self.widths = WIDTHS
         self.shallow_share = SHALLOW_SHARE
+        self.inner_width = INNER_WIDTH
         self.contempt = CONTEMPT
         self.repeat_contempt = REPEAT_CONTEMPT
         self.clock = time.perf_counter  # the budget's clock: wall time; the course adapter counts CPU time
@@ -189,33 +193,73 @@ class StrongBot(Bot):
         """The depth-1 game: the payoff matrix over the first ``w`` candidates of each seat (``A`` rows, ``B``
         columns; each entry ``_leaf`` of the position after that joint action), solved for each ``w`` of
         ``widths`` in turn while ``deadline`` (``time.perf_counter``; None: none) allows. Returns the last
-        solved ``(rows, x, y, M, cols)``, or None if not even the first matrix was completed."""
-        values: dict[tuple[int, int], float] = {}
+        solved ``(rows, x, y, M, cols)``, or None if not even the first matrix was completed.
+
+        With the evaluation's fast filler (a C core), entries are cheap next to the LP: only the widest
+        completed matrix is solved, and a width that the entries' measured pace says cannot be completed
+        in time is not started."""
         self.stats.setdefault("entries", 0)
+        fill = self._fast_matrix(state, A, B)
+        pace = [0.0, 0]  # the fast filler's seconds and entries so far
+        if fill is None:
+            def block(i0, i1, j0, j1):
+                for i in range(i0, i1):
+                    for j in range(j0, j1):
+                        if deadline is not None and self.clock() > deadline:
+                            raise OutOfTime
+                        V[i, j] = self._leaf(self._child(state, A[i], B[j]))
+                        self.stats["entries"] += 1
+        else:  # the clock is checked between blocks of about FAST_BLOCK entries
+            def block(i0, i1, j0, j1):
+                step = max(1, FAST_BLOCK // (j1 - j0))
+                for i in range(i0, i1, step):
+                    now = self.clock()
+                    if deadline is not None and now > deadline:
+                        raise OutOfTime
+                    k = min(i1, i + step)
+                    fill(V, i, k, j0, j1)
+                    pace[0] += self.clock() - now
+                    pace[1] += (k - i) * (j1 - j0)
+                    self.stats["entries"] += (k - i) * (j1 - j0)
 
-        def value1(i, j):
-            v = values.get((i, j))
-            if v is None:
-                if deadline is not None and self.clock() > deadline:
-                    raise OutOfTime
-                v = self._leaf(self._child(state, A[i], B[j]))
-                values[(i, j)] = v
-                self.stats["entries"] += 1
-            return v
+        def solved(m, n):
+            M = V[:m, :n].copy()
+            x, y, v = solve(M)
+            self.stats["width"] = max(m, n)
+            return list(range(m)), x, y, M, list(range(n))
 
+        # V[:done_m, :done_n] holds the entries so far; each wider matrix adds its new columns, then rows.
+        V = np.empty((min(max(widths), len(A)), min(max(widths), len(B))))
+        done_m = done_n = 0
         best = None
         for w in widths:
             m, n = min(w, len(A)), min(w, len(B))
+            if (fill is not None and deadline is not None and pace[1]
+                    and self.clock() + (m * n - done_m * done_n) * pace[0] / pace[1] > deadline):
+                break
             try:
-                M = np.array([[value1(i, j) for j in range(n)] for i in range(m)])
+                if n > done_n:
+                    block(0, done_m, done_n, n)
+                block(done_m, m, 0, n)
             except OutOfTime:
                 break
-            x, y, v = solve(M)
-            best = (list(range(m)), x, y, M, list(range(n)))
-            self.stats["width"] = max(m, n)
+            done_m, done_n = m, n
+            if fill is None:
+                best = solved(m, n)
             if m == len(A) and n == len(B):
                 break
+        if fill is not None and done_m:
+            best = solved(done_m, done_n)
         return best
+
+    def _fast_matrix(self, state, A, B):
+        """The evaluation's fast filler of this payoff matrix (``fill(out, i0, i1, j0, j1)``: the entries
+        ``_leaf(_child(state, A[i], B[j]))`` of those rows and columns), or None: the entries are computed here."""
+        hook = getattr(self.ev, "matrix_values", None)
+        if hook is None or B[0] is None:
+            return None
+        return hook(state, self.seat, A, B, self.seen, contempt=self.contempt,
+                    repeat_contempt=self.repeat_contempt, repeat_factor=REPEAT_FACTOR)
 
     def _leaf(self, c) -> float:
         v = self.ev.value(c, self.seat)
@@ -238,16 +282,22 @@ class StrongBot(Bot):
         self.stats["inner"] += 1
         ev = self.ev
         me, opp = self.seat, self.opp
-        A2 = ev.quick_candidates(c, me, hint_a, INNER_WIDTH)
-        B2 = ev.quick_candidates(c, opp, hint_b, INNER_WIDTH)
+        A2 = ev.quick_candidates(c, me, hint_a, self.inner_width)
+        B2 = ev.quick_candidates(c, opp, hint_b, self.inner_width)
         M = np.empty((len(A2), len(B2)))
-        for i, a in enumerate(A2):
+        fill = self._fast_matrix(c, A2, B2)
+        if fill is not None:
             if self.clock() > deadline:
                 raise OutOfTime
-            for j, b in enumerate(B2):
-                g = c.clone()
-                g.apply_actions({me: a, opp: b})
-                M[i, j] = self._leaf(g)
+            fill(M, 0, len(A2), 0, len(B2))
+        else:
+            for i, a in enumerate(A2):
+                if self.clock() > deadline:
+                    raise OutOfTime
+                for j, b in enumerate(B2):
+                    g = c.clone()
+                    g.apply_actions({me: a, opp: b})
+                    M[i, j] = self._leaf(g)
         sp = saddle_point(M)
         if sp is not None:
             return float(M[sp])

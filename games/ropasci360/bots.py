@@ -13,6 +13,8 @@ game plugs in its own module with the same functions):
 * ``candidates(state, seat, scores=None) -> list[action]``: every legal action, most promising first, with
   tactical actions (captures, escapes of attacked tokens, the best throw of each symbol) promoted to the front.
 * ``position_key(state)``: a hashable key of the configuration, as the repetition rule compares them.
+* ``matrix_values(state, seat, rows, cols, seen, ...)`` (optional): a fast filler of the strong bot's payoff
+  matrix, or None (then the bot computes each entry itself); here the C core of :mod:`.matrix`.
 * ``analyse(state, seconds, *, seen, actual)``: the strong bot's equilibrium at a position, for the replay's
   analysis (see ``docs/bots.md``).
 
@@ -354,12 +356,25 @@ def _conversion(t: int, syms, n_o: int, t_o: int) -> float:
     return 0.0
 
 
+def matrix_values(state, seat, rows, cols, seen, *, contempt, repeat_contempt, repeat_factor):
+    """The strong bot's payoff matrix from the C core: ``fill(out, i0, i1, j0, j1)`` or None without it
+    (see :func:`games.ropasci360.matrix.values`)."""
+    from .matrix import values
+    return values(state, seat, rows, cols, seen, contempt=contempt, repeat_contempt=repeat_contempt,
+                  repeat_factor=repeat_factor)
+
+
 # --- action scoring and candidates ---------------------------------------------------------------------
 
 def score_actions(state, seat, actions, greedy: bool = False) -> list[float]:
     """Each action's value if ``seat`` alone played it (the opponent's action ignored): by the full
     evaluation, or by the greedy bot's plainer one."""
     p = SEAT_INDEX[seat]
+    if not greedy:
+        from .matrix import scores  # the C core's, when there is one
+        fast = scores(state, p, actions)
+        if fast is not None:
+            return fast
     return [_evaluate(one_sided(state, p, a), p, not greedy) for a in actions]
 
 
