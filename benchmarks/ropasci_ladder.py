@@ -52,7 +52,7 @@ def base_modules(commit: str = BASE_COMMIT):
     ev = _module_at(commit, "games/ropasci360/bots.py", "games.ropasci360._ladder_base_bots", "games.ropasci360")
     strong = _module_at(commit, "games/bots/strong.py", "games.bots._ladder_base_strong", "games.bots")
     strong.time = types.SimpleNamespace(perf_counter=time.process_time)
-    # Its equilibria by HiGHS, as then (today's nash.py has a C core).
+    # Its equilibria by its own nash.py, as then.
     nash = _module_at(commit, "games/bots/nash.py", "games.bots._ladder_base_nash", "games.bots")
     strong.solve, strong.saddle_point = nash.solve, nash.saddle_point
     return strong, ev

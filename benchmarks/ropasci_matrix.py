@@ -1,5 +1,5 @@
 """CPU cost of the strong bot's RoPaSci 360 search with its C cores (``games/ropasci360/matrix.c`` for the
-payoff matrices and candidate scores, ``games/bots/nash.c`` for the equilibria) and without them
+payoff matrices and candidate scores) and without them
 (``ROPASCI_NATIVE=0``: the Python twins), over positions of games between strong (0.05 s a move) and random.
 
     python benchmarks/ropasci_matrix.py [--games 4] [--width 20] [--seconds 0.05] [--seed 1]
@@ -7,8 +7,7 @@ payoff matrices and candidate scores, ``games/bots/nash.c`` for the equilibria) 
 For every position: the same ``width`` x ``width`` matrix both ways (CPU time, ``time.process_time``; the C side
 includes encoding the position, its history and the seen positions), compared entry by entry; then a depth-1
 and a depth-2 ``choose`` at ``--seconds`` of CPU each way, reporting the matrix width reached (at most every
-candidate) and the second stage's nodes. Last, the CPU time of one equilibrium (``nash.solve`` without the
-saddle-point check) of random ``tanh(normal)`` games of a few sizes, by the C simplex and by HiGHS.
+candidate) and the second stage's nodes.
 """
 from __future__ import annotations
 
@@ -23,7 +22,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import numpy as np  # noqa: E402
 
-from games.bots import nash  # noqa: E402
 from games.bots.strong import StrongBot  # noqa: E402
 from games.ropasci360 import make_game  # noqa: E402
 
@@ -95,22 +93,7 @@ def main() -> int:
               f"sub-game width {np.mean(f['deep_width']):.1f}")
     print(f"positions: {len(found['c']['width'])}, speed-up {cpu['python'] / cpu['c']:.1f}x, "
           f"largest difference {worst:.2e}")
-    lp_times(np.random.default_rng(args.seed))
     return 0
-
-
-def lp_times(rng, sizes=(5, 20, 60, 140), repeat=10) -> None:
-    for k in sizes:
-        M = np.tanh(rng.normal(size=(k, k)))
-        t = time.process_time()
-        for _ in range(repeat):
-            assert nash._core_solve(M) is not None, "no C core"
-        fast = (time.process_time() - t) / repeat
-        t = time.process_time()
-        for _ in range(repeat):
-            nash._row_lp(M)
-        slow = (time.process_time() - t) / repeat
-        print(f"equilibrium of a {k} x {k} game: C {fast * 1e3:.3f} ms, HiGHS {slow * 1e3:.3f} ms")
 
 
 if __name__ == "__main__":

@@ -19,7 +19,7 @@ from PIL import Image
 from games.read import analysis, analysisview
 from games.play import importer, services
 from games.web import previews, replaygif
-from games.bots import make_bot, strong
+from games.bots import make_bot, matrixanalysis, strong
 from games.bots.analysis import actual_actions
 from games.engine import load_game
 from games.engine.history import apply_record
@@ -87,7 +87,7 @@ def test_analysis_values_match_a_direct_call_of_the_bot_and_are_cached(game):
         assert body["cached"] is False and response["X-Analysis-Cache"] == "miss"
         expected = direct(game, n, analysis.POSITION_SECONDS)
         assert body["value"] == pytest.approx(expected["value"], abs=1e-9)
-        assert body["width"] == expected["width"] == strong.width_for(analysis.POSITION_SECONDS)
+        assert body["width"] == expected["width"] == matrixanalysis.width_for(analysis.POSITION_SECONDS)
         assert set(body["strategies"]) == set(expected["strategies"])
         for side, strategy in expected["strategies"].items():
             assert [a for a, _ in body["strategies"][side]] == [a for a, _ in strategy]
@@ -123,7 +123,7 @@ def test_an_actual_choice_in_the_support_gives_nothing_away_and_outside_it_is_va
     # An action beyond the matrix (the last legal one in candidate order) is valued all the same.
     bot = strong.StrongBot(engine, "upper", seconds=0.0)
     outside = bot.candidates(state)[0][-1]
-    width = strong.width_for(0.05)
+    width = matrixanalysis.width_for(0.05)
     assert len(state.legal_actions("upper")) > width
     far = rps_bots.analyse(state, 0.05, actual={"upper": outside, "lower": lower_any})
     assert far["actual"]["upper"]["candidate"] is False and far["actual"]["upper"]["probability"] == 0.0

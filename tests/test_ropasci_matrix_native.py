@@ -17,7 +17,7 @@ from games.ropasci360.rules import INDEX
 GAME = make_game()
 SEATS = ("upper", "lower")
 
-needs_core = pytest.mark.skipif(matrix.core() is None, reason="no C core (ROPASCI_NATIVE=0 or no compiler)")
+needs_core = pytest.mark.skipif(matrix.core(ev.core_constants()) is None, reason="no C core (ROPASCI_NATIVE=0 or no compiler)")
 
 
 def full_matrices_agree(state, bot, width=None):
@@ -149,5 +149,5 @@ def test_without_the_core(monkeypatch):
     monkeypatch.setenv("ROPASCI_NATIVE", "0")
     st = GAME.new_initial_state()
     bot = StrongBot(GAME, "upper", seconds=0.05)
-    assert bot._fast_matrix(st, ["x"], ["y"]) is None and matrix.scores(st, 0, []) is None
+    assert bot._fast_matrix(st, ["x"], ["y"]) is None and matrix.scores(ev.core_constants(), st, 0, []) is None
     st.check_action("upper", bot.choose(st))

@@ -3,7 +3,7 @@ replay's analysis (see ``games/read/analysis.py``). Module-level, JSON in and ou
 ``concurrent.futures.ProcessPoolExecutor`` (``pool.submit_call(analyse_positions, ...)``).
 
 A game's ``bots`` module defines ``analyse(state, seconds, *, seen=None, actual=None) -> {"value",
-"strategies", ...}`` (RoPaSci 360: the strong bot's equilibrium, :func:`games.bots.strong.analyse`; the games
+"strategies", ...}`` (RoPaSci 360: the strong bot's equilibrium, :func:`games.bots.matrixanalysis.analyse`; the games
 that take turns: their best bot through :func:`games.bots.review.review`); a game without one gets
 :func:`games.bots.looks.fallback`. ``seen`` is what the bot would have observed (``position_key`` -> times
 reached, this position included) and ``actual`` the actions played at the position, when the log has them. A

@@ -11,8 +11,8 @@ Each turn:
    second simultaneous stage: the entries of a sub-game, grown double-oracle style from the depth-1
    equilibrium, are replaced by the value of a small matrix game one turn deeper (the child's own quick
    candidates, solved too).
-4. The last completed matrix is solved for a mixed Nash equilibrium by linear programming (a C simplex, or
-   SciPy/HiGHS: :mod:`games.bots.nash`), and the action is sampled from the equilibrium strategy.
+4. The last completed matrix is solved for a mixed Nash equilibrium by linear programming (SciPy/HiGHS,
+   :mod:`games.bots.nash`), and the action is sampled from the equilibrium strategy.
 
 Positions the bot has already seen in this game are valued closer to a draw (a third occurrence is one),
 so a bot that is ahead makes progress instead of repeating, and one that is behind welcomes repetition. A
@@ -22,8 +22,8 @@ The time budget is seconds per move (``seconds``, default 1 s) on the bot's ``cl
 ``time.perf_counter``; the course adapter sets CPU time), checked between matrix entries, or between blocks of
 them when the game's evaluation fills matrices fast (its optional ``matrix_values``, e.g. a C core).
 
-:func:`analyse` reports the same depth-1 game at a position (both equilibrium strategies, the value, what
-actual choices gave away) with a fixed width instead of a clock: the replay's analysis.
+:func:`games.bots.matrixanalysis.analyse` reports the same depth-1 game at a position (both equilibrium strategies,
+the value, what actual choices gave away) with a fixed width instead of a clock: the replay's analysis.
 """
 from __future__ import annotations
 
@@ -46,11 +46,7 @@ CONTEMPT = 0.0  # a draw is worth this much less than an even position (0.05 mea
 REPEAT_CONTEMPT = 0.02
 SHALLOW_SHARE = 0.35  # share of the budget for the depth-1 widening when a depth-2 stage follows
 MARGIN = 0.9  # use this share of the budget, the rest is slack for the last entry and the LP
-# About the time of one matrix entry (RoPaSci 360, mid-game, the development machine): only to turn an
-# analysis budget into a fixed width (:func:`width_for`), so that an analysis never depends on the clock.
-ENTRY_SECONDS = 4e-5
 FAST_BLOCK = 256  # matrix entries per call of a fast (C) filler between clock checks
-SUPPORT = 1e-4  # strategies report actions played with at least this probability
 
 
 class OutOfTime(Exception):
@@ -302,88 +298,3 @@ class StrongBot(Bot):
         if sp is not None:
             return float(M[sp])
         return solve(M)[2]
-
-
-# --- analysis ---------------------------------------------------------------------------------------------
-
-def width_for(seconds: float) -> int:
-    """The candidates per seat an analysis with a budget of ``seconds`` looks at: the widest of ``WIDTHS``
-    whose matrix should take at most that long (at least the narrowest). A function of the budget alone."""
-    fits = [w for w in WIDTHS if w * w * ENTRY_SECONDS <= seconds]
-    return fits[-1] if fits else WIDTHS[0]
-
-
-def analyse(game, state, *, width: int, seen=None, actual=None) -> dict:
-    """The strong bot's view of ``state`` in a two-seat simultaneous ``game``: the same candidates, payoff
-    matrix and equilibrium as :meth:`StrongBot.choose` (depth 1), over the first ``width`` candidates of
-    each seat, with no clock and no random tie-breaks, so the same position, history and width always give
-    the same answer. ``seen`` counts the positions reached so far (``position_key`` -> times, this one
-    included), as the bot would have observed them; ``actual`` is the seat -> engine action played here, if
-    known. Returns JSON-able data:
-
-    * ``value``: the equilibrium value for the game's first seat, clipped to -1..1 (0 a draw);
-    * ``strategies``: seat -> ``[[action JSON, probability], ...]`` (most likely first, at least ``SUPPORT``);
-    * ``candidates`` (seat -> actions in the matrix), ``legal`` (seat -> legal actions), ``width``;
-    * with ``actual``, ``actual``: seat -> ``{"action", "candidate" (in the matrix), "probability" (in the
-      equilibrium), "value" (for that seat, against the other's equilibrium strategy), "gave_away" (the
-      seat's equilibrium value minus that: 0 for an action in the support, more for a worse one)}``. An action
-      outside the matrix is valued with the same payoff function against the other's strategy (it may even
-      come out better than the equilibrium: a negative ``gave_away``, a good move the candidates missed).
-
-    A finished position has its result as value and no strategies."""
-    first = game.info.players[0]
-    to_act = [s for s in game.info.players if s in state.players_to_act()]
-    sign = 1.0
-    if state.is_terminal() or not to_act:
-        ev = get_evaluation(game.info.name)
-        v = float(ev.value(state, first)) if state.is_terminal() else 0.0
-        return {"value": _clean(max(-1.0, min(1.0, v))), "strategies": {}, "candidates": {}, "legal": {}, "width": width}
-    row = to_act[0]
-    bot = StrongBot(game, row, seconds=0.0)
-    if row != first:
-        sign = -1.0
-    bot.seen.update(seen or {})
-    A, B = bot.candidates(state)
-    rows, x, y, M, cols = bot.matrix_game(state, A, B, (width,))
-    v = float(x @ M @ y)
-    col = bot.opp if B[0] is not None else None
-
-    def strategy(actions, p):
-        pairs = sorted(((float(p[k]), k) for k in range(len(p)) if p[k] >= SUPPORT), key=lambda t: (-t[0], t[1]))
-        return [[game.action_to_json(actions[k]), round(q, 6)] for q, k in pairs]
-
-    out = {
-        "value": _clean(max(-1.0, min(1.0, sign * v))),
-        "strategies": {row: strategy(A, x)},
-        "candidates": {row: len(rows)},
-        "legal": {row: len(state.legal_actions(row))},
-        "width": width,
-    }
-    if col is not None:
-        out["strategies"][col] = strategy(B, y)
-        out["candidates"][col] = len(cols)
-        out["legal"][col] = len(state.legal_actions(col))
-    if actual:
-        out["actual"] = {}
-        if row in actual:
-            a = actual[row]
-            i = next((k for k in rows if A[k] == a), None)
-            line = M[i] if i is not None else np.array([bot._leaf(bot._child(state, a, B[j])) for j in cols])
-            va = float(line @ y)
-            out["actual"][row] = {"action": game.action_to_json(a), "candidate": i is not None,
-                                  "probability": round(float(x[i]), 6) if i is not None else 0.0,
-                                  "value": _clean(va), "gave_away": _clean(v - va)}
-        if col is not None and col in actual:
-            b = actual[col]
-            j = next((k for k in cols if B[k] == b), None)
-            line = M[:, j] if j is not None else np.array([bot._leaf(bot._child(state, A[i], b)) for i in rows])
-            vb = float(x @ line)
-            out["actual"][col] = {"action": game.action_to_json(b), "candidate": j is not None,
-                                  "probability": round(float(y[j]), 6) if j is not None else 0.0,
-                                  "value": _clean(-vb), "gave_away": _clean(vb - v)}
-    return out
-
-
-def _clean(v: float) -> float:
-    """Six decimals, and no -0.0 (what is reported; the search's own values are exact)."""
-    return round(float(v), 6) + 0.0

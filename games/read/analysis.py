@@ -36,7 +36,7 @@ from games.play import services, turnlog
 log = logging.getLogger(__name__)
 
 VERSION = 2  # of the cached answers' form
-POSITION_SECONDS = 0.5  # budget of one position's analysis (sets the width: games.bots.strong.width_for)
+POSITION_SECONDS = 0.5  # budget of one position's analysis (sets the width: games.bots.matrixanalysis.width_for)
 GAME_SECONDS = 0.05  # per position when the whole game is analysed ...
 GAME_TOTAL_SECONDS = 4.0  # ... at most this for the whole game (a long game gets less per position) ...
 MIN_SECONDS = 0.002  # ... and never less than this

@@ -22,8 +22,10 @@ Symbols are coded 0 rock, 1 paper, 2 scissors: code ``c`` beats ``(c + 2) % 3`` 
 """
 from __future__ import annotations
 
+import functools
 import math
 
+from . import matrix
 from .rules import HEXES, INDEX, NEIGHBOURS, NMASK
 
 SEATS = ("upper", "lower")
@@ -359,9 +361,17 @@ def _conversion(t: int, syms, n_o: int, t_o: int) -> float:
 def matrix_values(state, seat, rows, cols, seen, *, contempt, repeat_contempt, repeat_factor):
     """The strong bot's payoff matrix from the C core: ``fill(out, i0, i1, j0, j1)`` or None without it
     (see :func:`games.ropasci360.matrix.values`)."""
-    from .matrix import values
-    return values(state, seat, rows, cols, seen, contempt=contempt, repeat_contempt=repeat_contempt,
-                  repeat_factor=repeat_factor)
+    return matrix.values(core_constants(), state, seat, rows, cols, seen, contempt=contempt,
+                         repeat_contempt=repeat_contempt, repeat_factor=repeat_factor)
+
+
+@functools.cache
+def core_constants() -> tuple:
+    """What the C core needs of this evaluation: the weights in the order of its ``W_*`` indices, then the
+    SWING, ZONE, DIST and CENTRE_BONUS tables (see :func:`games.ropasci360.matrix.core`)."""
+    weights = (TOKEN, THROW_FULL, RESERVE, *LAST_TOKENS, INVINCIBLE, NEAR_INVINCIBLE, COMPOSITION, LAST_LIFE,
+               *THREAT_WEIGHTS, *PREY, HUNT, VALUE_SCALE, WIN)
+    return weights, SWING, ZONE, DIST, CENTRE_BONUS
 
 
 # --- action scoring and candidates ---------------------------------------------------------------------
@@ -371,8 +381,7 @@ def score_actions(state, seat, actions, greedy: bool = False) -> list[float]:
     evaluation, or by the greedy bot's plainer one."""
     p = SEAT_INDEX[seat]
     if not greedy:
-        from .matrix import scores  # the C core's, when there is one
-        fast = scores(state, p, actions)
+        fast = matrix.scores(core_constants(), state, p, actions)  # the C core's, when there is one
         if fast is not None:
             return fast
     return [_evaluate(one_sided(state, p, a), p, not greedy) for a in actions]
@@ -510,10 +519,10 @@ ANALYSIS_SECONDS = 0.5  # default budget of an analysis (it sets the matrix widt
 def analyse(state, seconds: float | None = None, *, seen=None, actual=None) -> dict:
     """The strong bot's equilibrium at ``state``: value, each side's mixed strategy and, with ``actual``
     (side -> engine action played here), what each choice gave away. Deterministic: the budget sets the
-    number of candidates (``games.bots.strong.width_for``), not a deadline. ``seen``: position_key -> times
+    number of candidates (``games.bots.matrixanalysis.width_for``), not a deadline. ``seen``: position_key -> times
     reached so far, as the bot would have observed (repeated positions are valued towards a draw). See
-    :func:`games.bots.strong.analyse` for the answer's form."""
-    from games.bots.strong import analyse as matrix_analysis, width_for
+    :func:`games.bots.matrixanalysis.analyse` for the answer's form."""
+    from games.bots.matrixanalysis import analyse as matrix_analysis, width_for
 
     from . import make_game
     budget = ANALYSIS_SECONDS if seconds is None else seconds

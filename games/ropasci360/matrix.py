@@ -4,7 +4,8 @@ Why: an entry of the depth-1 matrix game (clone, resolve the joint action, evalu
 Python and a few in C, so the same CPU budget searches much wider, or a turn deeper. :func:`values` gives
 the strong bot (through ``bots.matrix_values``) a function filling blocks of the matrix, so its clock is still
 checked between blocks; None without the core (``ROPASCI_NATIVE=0`` or no compiler), and the bot's own
-Python entries, the twin, play instead. The core gets every table and weight from ``bots`` and ``rules``.
+Python entries, the twin, play instead. The core gets every table and weight from ``rules`` and from the
+evaluation (``bots.core_constants()``, passed in by ``bots``, which imports this module).
 """
 from __future__ import annotations
 
@@ -15,7 +16,6 @@ import numpy as np
 
 from games.engine import native
 
-from . import bots as ev
 from .rules import _ACTION_INFO, MAX_THROWS, N, NMASK, SIDE_INDEX, THROW_UNIT, UNIT
 
 WORDS = 14  # 64-bit words of a configuration key (the rules' 862-bit key)
@@ -28,14 +28,9 @@ _SOURCE = Path(__file__).with_name("matrix.c")
 _ready: list = []  # the initialised library
 
 
-def _weights() -> list[float]:
-    """The evaluation's weights in the order of the core's ``W_*`` indices."""
-    return [ev.TOKEN, ev.THROW_FULL, ev.RESERVE, *ev.LAST_TOKENS, ev.INVINCIBLE, ev.NEAR_INVINCIBLE,
-            ev.COMPOSITION, ev.LAST_LIFE, *ev.THREAT_WEIGHTS, *ev.PREY, ev.HUNT, ev.VALUE_SCALE, ev.WIN]
-
-
-def core() -> ctypes.CDLL | None:
-    """The loaded and initialised core, or None."""
+def core(constants) -> ctypes.CDLL | None:
+    """The loaded core, initialised with the evaluation's ``constants`` (``bots.core_constants()``: its weights
+    in the order of the core's ``W_*`` indices, then its SWING, ZONE, DIST and CENTRE_BONUS tables), or None."""
     if not native.enabled():
         return None
     if _ready:
@@ -43,16 +38,17 @@ def core() -> ctypes.CDLL | None:
     lib = native.load(_SOURCE)
     if lib is None:
         return None
-    weights = np.array(_weights(), dtype=np.float64)
+    weights, swing_of, zone, dist, centre_bonus = constants
+    weights = np.array(weights, dtype=np.float64)
     lib.rps_weights.restype = _I
     if lib.rps_weights() != len(weights):
         raise RuntimeError("matrix.c and the evaluation's weights disagree")
     swing = np.zeros((N, N), dtype=np.uint64)
     for a in range(N):
-        for y, mask in ev.SWING[a].items():
+        for y, mask in swing_of[a].items():
             swing[a, y] = mask
-    tables = (np.array(NMASK, dtype=np.uint64), swing, np.array(ev.ZONE, dtype=np.uint64),
-              np.array(ev.DIST, dtype=np.uint8), np.array(ev.CENTRE_BONUS, dtype=np.float64), weights)
+    tables = (np.array(NMASK, dtype=np.uint64), swing, np.array(zone, dtype=np.uint64),
+              np.array(dist, dtype=np.uint8), np.array(centre_bonus, dtype=np.float64), weights)
     lib.rps_init.argtypes = [_P] * 6
     lib.rps_init(*(t.ctypes.data for t in tables))
     lib.rps_fill.argtypes = [_P, _P, _P, _I, _P, _P, _I, _P, _P, _I, _P, _I, _I, _I, _I, _P, _I]
@@ -105,9 +101,9 @@ def _position(state) -> np.ndarray:
                     dtype=np.int32)
 
 
-def scores(state, p: int, actions) -> list[float] | None:
+def scores(constants, state, p: int, actions) -> list[float] | None:
     """``bots.score_actions(state, p, actions)`` (the full evaluation) from the core, or None."""
-    lib = core()
+    lib = core(constants)
     if lib is None:
         return None
     try:
@@ -120,11 +116,11 @@ def scores(state, p: int, actions) -> list[float] | None:
     return out.tolist()
 
 
-def values(state, seat, rows, cols, seen, *, contempt: float, repeat_contempt: float, repeat_factor: float):
+def values(constants, state, seat, rows, cols, seen, *, contempt: float, repeat_contempt: float, repeat_factor: float):
     """``fill(out, i0, i1, j0, j1)``, writing to ``out[i, j]`` (a C-contiguous float64 matrix) the strong bot's
     ``_leaf(_child(state, rows[i], cols[j]))`` for ``seat`` (``seen``: its Counter of ``position_key``), for
     rows ``i0..i1-1`` and columns ``j0..j1-1``; or None (no core, the game over, an action it cannot code)."""
-    lib = core()
+    lib = core(constants)
     if lib is None or state.is_terminal():
         return None
     try:
