@@ -8,11 +8,13 @@ engine), so other load on the machine does not inflate it.
 
     python benchmarks/g2048.py --games 10 --seconds 0.1 --jobs 2
     python benchmarks/g2048.py --games 100 --seconds 1 --jobs 2     # the full measurement (about an hour in C)
+    python benchmarks/g2048.py --compare 30      # CPU time of the C and Python searches on 30 random boards
 """
 from __future__ import annotations
 
 import argparse
 import collections
+import math
 import os
 import random
 import sys
@@ -22,6 +24,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from games.g2048 import make_game  # noqa: E402
+from games.g2048 import bots  # noqa: E402
 from games.g2048.bots import StrongBot  # noqa: E402
 
 TILES = (512, 1024, 2048, 4096, 8192, 16384, 32768)
@@ -54,7 +57,10 @@ def main(argv=None) -> None:
     parser.add_argument("--seconds", type=float, default=0.1, help="time budget per move")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--compare", type=int, metavar="BOARDS", help="only time the C and Python searches")
     args = parser.parse_args(argv)
+    if args.compare:
+        return compare(args.compare, args.seed)
     seeds = [args.seed + k for k in range(args.games)]
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         results = []
@@ -62,8 +68,8 @@ def main(argv=None) -> None:
             r = future.result()
             results.append(r)
             print(f"game {r['seed']}: score {r['score']}, best tile {r['best']}, {r['moves']} moves, "
-                  f"average depth {r['depth']:.1f}, {r['seconds']:.0f} s, {1000 * r['cpu'] / max(r['moves'], 1):.1f} CPU ms "
-                  "per move", flush=True)
+                  f"average depth {r['depth']:.1f}, {r['seconds']:.0f} s, "
+                  f"{1000 * r['cpu'] / max(r['moves'], 1):.1f} CPU ms per move", flush=True)
             print(f"  after {len(results)} games: {distribution(results)}", flush=True)
     n = len(results)
     print(f"\n{n} games at {args.seconds} s per move")
@@ -74,6 +80,26 @@ def main(argv=None) -> None:
     print(f"reached {distribution(results)}")
     counts = collections.Counter(r["best"] for r in results)
     print("best tiles: " + ", ".join(f"{tile}: {counts[tile]}" for tile in sorted(counts)))
+
+
+def compare(boards: int, seed: int) -> None:
+    """CPU seconds of the Python and C searches (the same nodes) at depths 2 and 3 on random boards."""
+    rng = random.Random(seed)
+    lib, tables = bots.core(), bots.tables()
+    if lib is None:
+        sys.exit("no C core (ROPASCI_NATIVE=0 or no compiler)")
+    sample = [bots.bitboard([0 if rng.random() < 0.3 else rng.randrange(1, 12) for _ in range(16)])
+              for _ in range(boards)]
+    for depth in (2, 3):
+        cpu, nodes = {"Python": 0.0, "C": 0.0}, 0
+        for b in sample:
+            for name, search in (("Python", bots.Expectimax(tables)), ("C", bots.NativeExpectimax(lib))):
+                started = time.process_time()
+                search.search(b, depth, math.inf)
+                cpu[name] += time.process_time() - started
+            nodes += search.nodes
+        print(f"depth {depth}: {nodes} chance nodes each, Python {cpu['Python']:.3f} s, C {cpu['C']:.4f} s "
+              f"({cpu['Python'] / cpu['C']:.0f} times faster)")
 
 
 def distribution(results) -> str:
