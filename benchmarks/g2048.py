@@ -7,7 +7,7 @@ reports every game it finished). CPU time is the game's process's (``time.proces
 engine), so other load on the machine does not inflate it.
 
     python benchmarks/g2048.py --games 10 --seconds 0.1 --jobs 2
-    python benchmarks/g2048.py --games 100 --seconds 1 --jobs 2     # the full measurement (about an hour in C)
+    python benchmarks/g2048.py --games 100 --seconds 1 --jobs 2     # the full measurement (80 min, docs/bots.md)
     python benchmarks/g2048.py --compare 30      # CPU time of the C and Python searches on 30 random boards
 """
 from __future__ import annotations
