@@ -11,23 +11,31 @@
   weights of nneonneo's well-known 2048 AI). A board's value is the sum over its four rows and four columns.
   The search alternates the player's moves (max) and the new tile (the expectation over every empty cell, a
   2 with 0.9 and a 4 with 0.1); a branch whose probability falls under ``PROB_CUT`` is scored by the
-  heuristic. Iterative deepening under the time budget: the next depth is started only when the last one's
-  time, times its growth, says it can finish (depth 1 always does: it has at most four chance nodes). A
-  transposition table per search keeps chance nodes already valued at that depth. A lost board is worth 0,
-  below any live one. The tables take about half a second to build, once per process, on the first move
-  (not counted in its budget).
+  heuristic. A transposition table per search keeps chance nodes already valued at that depth. A lost board
+  is worth 0, below any live one. The search runs in C (``expectimax.c``, loaded by ``games.engine.native``,
+  about a hundred times faster, its tables built from the weights here) or, without a compiler or with
+  ``ROPASCI_NATIVE=0``, in Python (:class:`Expectimax`, the twin the tests compare it with; its tables take
+  about half a second to build, once per process, on the first move, not counted in its budget).
+  How deep: :func:`search_depth` picks the depth from the board (deeper with more distinct tiles), reached by
+  iterative deepening under the time budget: the next depth is started only when the last one's time, times
+  its growth, says it can finish (depth 1 always does: it has at most four chance nodes). In C a move
+  takes a few milliseconds, seldom more than a tenth of a second; in Python the budget stops it sooner.
 
 The bitboard holds exponents up to 15 (32768); the bot's tables never merge two 32768s, and a larger tile
 (not seen in practice) is read as 15. The move chosen is always one of the state's legal moves.
 """
 from __future__ import annotations
 
+import ctypes
 import itertools
 import math
+import threading
 import time
+from pathlib import Path
 
 from games.bots import DEFAULT_SECONDS
 from games.bots.base import Bot
+from games.engine import native
 
 from .rules import ACTIONS, CELLS
 
@@ -41,7 +49,7 @@ MONOTONE_POWER = 4.0
 SUM_WEIGHT = 11.0
 SUM_POWER = 3.5
 PROB_CUT = 1e-4  # a chance branch less likely than this is scored by the heuristic
-MAX_DEPTH = 12
+MIN_DEPTH, MAX_DEPTH, DISTINCT_FREE = 3, 6, 5  # search_depth: max(3, distinct tiles - 5), at most 6
 CHECK_EVERY = 0x3F  # (a mask) chance nodes between clock checks (a node can take half a millisecond)
 ROW = 0xFFFF
 
@@ -49,6 +57,14 @@ ROW = 0xFFFF
 def evaluate(state, seat) -> float:
     """The score plus a little for each empty cell (the greedy bot scores every move's result with it)."""
     return state.score + EMPTY_BONUS * state.cells.count(0)
+
+
+def search_depth(cells) -> int:
+    """How many tile layers the strong bot searches (if its clock allows): ``max(3, distinct tiles - 5)``, at
+    most 6. As in strong 2048 AIs, deeper when the board holds many distinct tiles, which is when it is crowded
+    and a slip costs most; such boards have few empty cells, so a deeper search is also cheaper there."""
+    distinct = len(set(cells) - {0})
+    return max(MIN_DEPTH, min(MAX_DEPTH, distinct - DISTINCT_FREE))
 
 
 def bitboard(cells) -> int:
@@ -234,6 +250,54 @@ class Expectimax:
         return [(chance(c, tc, depth, 1.0), k) for k, c, tc in after_moves(t, b, transpose(b))]
 
 
+class NativeExpectimax:
+    """The same search in C (``expectimax.c``, many times faster): ``search`` as in :class:`Expectimax`."""
+
+    def __init__(self, lib: ctypes.CDLL):
+        self.lib = lib
+        self.nodes = 0
+        self.depth_cut = False
+
+    def search(self, b: int, depth: int, deadline: float) -> list[tuple[float, int]]:
+        values, stats = (ctypes.c_double * 4)(), (ctypes.c_longlong * 2)()
+        left = deadline - time.perf_counter() if deadline != math.inf else 1e9
+        mask = self.lib.g2048_search(b, depth, left, values, stats)
+        self.nodes += stats[0]
+        self.depth_cut = self.depth_cut or bool(stats[1])
+        if mask == -1:
+            raise _Timeout
+        if mask < 0:
+            raise MemoryError("the C search found no memory")
+        return [(values[k], k) for k in range(4) if mask >> k & 1]
+
+
+_CORE: list = []  # [the C library or None], once loaded
+_CORE_LOCK = threading.Lock()
+
+
+def core() -> ctypes.CDLL | None:
+    """The C search (its tables built from this module's weights), or None: the Python twin searches."""
+    with _CORE_LOCK:
+        if not _CORE:
+            lib = native.load(Path(__file__).with_name("expectimax.c"))
+            if lib is not None:
+                lib.g2048_init.argtypes = [ctypes.c_double] * 8
+                lib.g2048_search.argtypes = [ctypes.c_uint64, ctypes.c_int, ctypes.c_double,
+                                             ctypes.POINTER(ctypes.c_double), ctypes.POINTER(ctypes.c_longlong)]
+                lib.g2048_value.argtypes = [ctypes.c_uint64]
+                lib.g2048_value.restype = ctypes.c_double
+                lib.g2048_init(LINE_BASE, EMPTY_WEIGHT, MERGE_WEIGHT, MONOTONE_WEIGHT, MONOTONE_POWER, SUM_WEIGHT,
+                               SUM_POWER, PROB_CUT)
+            _CORE.append(lib)
+        return _CORE[0]
+
+
+def searcher() -> Expectimax | NativeExpectimax:
+    """A new search: in C when the core loads, else in Python (which builds its tables on first use)."""
+    lib = core()
+    return NativeExpectimax(lib) if lib is not None else Expectimax(tables())
+
+
 class StrongBot(Bot):
     """Expectimax on bitboards, deepened while the clock allows (see the module docstring)."""
 
@@ -251,13 +315,13 @@ class StrongBot(Bot):
         self.stats = {"depth": 0, "nodes": 0, "seconds": 0.0}
         if len(legal) == 1:
             return legal[0]
-        search = Expectimax(tables())  # (built once per process, before the clock starts)
+        search = searcher()  # (the tables are built once per process, before the clock starts)
         started = time.perf_counter()
         b = bitboard(state.cells)
         deadline = started + self.budget
         best = None
         last_time = growth = None
-        for depth in range(1, MAX_DEPTH + 1):
+        for depth in range(1, search_depth(state.cells) + 1):
             t0 = time.perf_counter()
             search.depth_cut = False
             try:
@@ -305,7 +369,7 @@ def analyse(state, seconds: float | None = None, *, seen=None, actual=None) -> d
             return Look({})
         seat = game.info.players[0]
         legal = s.legal_actions(seat)
-        scored = [(v, ACTIONS[k]) for v, k in Expectimax(tables()).search(bitboard(s.cells), depth, math.inf)
+        scored = [(v, ACTIONS[k]) for v, k in searcher().search(bitboard(s.cells), depth, math.inf)
                   if ACTIONS[k] in legal]
         top, move = max(scored, key=lambda t: t[0])
         return Look({seat: analysis_value(top)}, move, options=[(a, analysis_value(v)) for v, a in scored],
