@@ -9,9 +9,9 @@ import time
 import pytest
 
 from games.ropasci360.rules import HEXES
-from games.ropasci_puzzle import make_game
 from games.ropasci_puzzle.position import EXAMPLE, library
 from games.ropasci_puzzle.solver import OutOfTime, native_core, solve
+from tests.test_ropasci_puzzle import replay
 
 needs_c = pytest.mark.skipif(native_core() is None, reason="no C compiler (or ROPASCI_NATIVE=0)")
 
@@ -30,14 +30,6 @@ def both(position, monkeypatch, **kwargs):
         out.append((turns, stats))
     monkeypatch.setenv("ROPASCI_NATIVE", "1")
     return out
-
-
-def replay(position, turns):
-    s = make_game(position=position).new_initial_state()
-    for action in turns:
-        s.check_action("upper", action)
-        s.apply_actions({"upper": action})
-    return s
 
 
 def assert_twins(position, monkeypatch, **kwargs):

@@ -437,6 +437,18 @@ static int layer_room(Relax *r, size_t used, size_t more) {
     return 1;
 }
 
+/* Adds hexes m to the entry of hit-set v in the layer being built at r->lv/lm[used..]; returns its new size. */
+static inline int layer_add(Relax *r, size_t used, int nn, int v, u128 m) {
+    if (r->idx[v] < 0) {
+        r->idx[v] = (int)used + nn;
+        r->lv[used + nn] = (short)v;
+        r->lm[used + nn] = m;
+        return nn + 1;
+    }
+    r->lm[r->idx[v]] |= m;
+    return nn;
+}
+
 /* relax._forward: the layers of token `tok`, stored from entry `base`; returns the entries used, or -1. */
 static long forward(Relax *r, const Tok *tok, int turns, const u128 *piv, const u128 *prev, Layers *L, size_t base) {
     const Targets *T = &r->tgt[tok->c];
@@ -467,24 +479,12 @@ static long forward(Relax *r, const Tok *tok, int turns, const u128 *piv, const 
                         h &= h - 1;
                         u128 b = (u128)1 << pos;
                         int w = v | 1 << T->number[pos];
-                        if (r->idx[w] < 0) {
-                            r->idx[w] = (int)used + nn;
-                            r->lv[used + nn] = (short)w;
-                            r->lm[used + nn++] = b;
-                        } else {
-                            r->lm[r->idx[w]] |= b;
-                        }
+                        nn = layer_add(r, used, nn, w, b);
                     }
                 }
             }
             if (nw) {
-                if (r->idx[v] < 0) {
-                    r->idx[v] = (int)used + nn;
-                    r->lv[used + nn] = (short)v;
-                    r->lm[used + nn++] = nw;
-                } else {
-                    r->lm[r->idx[v]] |= nw;
-                }
+                nn = layer_add(r, used, nn, v, nw);
             }
         }
         for (int e = 0; e < nn; e++) r->idx[r->lv[used + e]] = -1;
