@@ -135,7 +135,9 @@ def test_a_watched_game_of_bots_plays_a_move_a_second_on_the_server(people, serv
         seen.append((game["turn"], time.monotonic()))
     assert [t for t, _ in seen] == [1, 2, 3, 4]
     gaps = [b - a for (_, a), (_, b) in zip(seen, seen[1:])]
-    assert min(gaps) > 0.8, gaps
+    # Instant bots unpaced would be hundredths apart. Seen through long-polls, one turn heard late makes the next
+    # gap look short (a loaded machine: 1.2 s then 0.7 s), so the pace is checked over the three gaps too.
+    assert min(gaps) > 0.5 and sum(gaps) > 2.7, gaps
 
 
 def test_more_options_hold_the_full_form_one_click_away(people, server):
