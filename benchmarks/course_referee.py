@@ -14,6 +14,10 @@ the referee plays.
     python benchmarks/course_referee.py [--player Player] [--side upper] [--seed 1] [--max-turns 360] [--json]
     python benchmarks/course_referee.py --opponent strong --opponent-seconds 0.05   # a long game
     python benchmarks/course_referee.py --opponent games.ropasci360.sparring:Player --side lower
+    python benchmarks/course_referee.py --set THROW_FULL=160 --set KEPT=60   # an evaluation experiment
+
+``--set NAME=VALUE`` changes a weight of the RoPaSci 360 evaluation (``games.ropasci360.bots``, C core included)
+for this game only, before anything plays: how the weight experiments of ``docs/bots.md`` were run.
 """
 from __future__ import annotations
 
@@ -37,6 +41,23 @@ def vm_mb(key: str) -> float:
             if line.startswith(key + ":"):
                 return int(line.split()[1]) / 1024
     raise RuntimeError(f"no {key} in /proc/self/status")
+
+
+def set_weights(assignments: list[str]) -> dict:
+    """Apply ``NAME=VALUE`` (a JSON value) to the evaluation's weights; the applied ones."""
+    if not assignments:
+        return {}
+    from games.ropasci360 import bots
+    applied = {}
+    for item in assignments:
+        name, _, text = item.partition("=")
+        if not hasattr(bots, name):
+            raise SystemExit(f"--set: games.ropasci360.bots has no {name!r}")
+        value = json.loads(text)
+        setattr(bots, name, tuple(value) if isinstance(value, list) else value)
+        applied[name] = value
+    bots.core_constants.cache_clear()  # the C core reads them at its first use, after this
+    return applied
 
 
 def play(player: str, side: str, seed: int, max_turns: int, opponent: str = "random",
@@ -88,6 +109,7 @@ def play(player: str, side: str, seed: int, max_turns: int, opponent: str = "ran
     result = state.result()
     return {"player": player, "side": side, "opponent": opponent, "seed": seed, "turns": state.turn,
             "result": result.text if result else "unfinished", "baseline_mb": round(baseline, 1),
+            "thrown": {seat: state.thrown[k] for k, seat in enumerate(game.info.players)},
             "growth_mb": {k: round(v, 1) for k, v in growth.items()}, "peak_growth_mb": round(max(growth.values()), 1),
             "cpu_s": round(cpu, 2), "preloaded": preloaded}
 
@@ -102,8 +124,13 @@ def main() -> None:
     parser.add_argument("--opponent-seconds", type=float, default=0.05, help="the strong opponent's time per move")
     parser.add_argument("--max-turns", type=int, default=360)
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON line")
+    parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                        help="an evaluation weight of games.ropasci360.bots for this game (JSON value)")
     args = parser.parse_args()
+    weights = set_weights(args.set)
     rec = play(args.player, args.side, args.seed, args.max_turns, args.opponent, args.opponent_seconds)
+    if weights:
+        rec["weights"] = weights
     if args.json:
         print(json.dumps(rec))
         return

@@ -16,10 +16,14 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 SCRIPT = BASE_DIR / "benchmarks" / "course_referee.py"
 
 
-def referee_game(player: str, side: str) -> dict:
+def run_script(*args: str) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
-    out = subprocess.run([sys.executable, str(SCRIPT), "--player", player, "--side", side, "--seed", "1", "--json"],
-                         cwd=BASE_DIR, env=env, capture_output=True, text=True, timeout=120)
+    return subprocess.run([sys.executable, str(SCRIPT), *args], cwd=BASE_DIR, env=env, capture_output=True,
+                          text=True, timeout=120)
+
+
+def referee_game(player: str, side: str, *more: str) -> dict:
+    out = run_script("--player", player, "--side", side, "--seed", "1", "--json", *more)
     assert out.returncode == 0, out.stderr
     return json.loads(out.stdout.splitlines()[-1])
 
@@ -33,3 +37,16 @@ def test_a_whole_game_stays_far_inside_the_referees_limits(player, side):
     assert set(rec["growth_mb"]) == {"init", "action", "update"}
     assert rec["peak_growth_mb"] < 50, rec  # the referee forfeits at 100 MB
     assert rec["cpu_s"] < 60, rec
+
+
+def test_a_weight_set_for_an_experiment_reaches_the_c_core_and_python():
+    """``--set``: with a throw in hand worth less than nothing, the player throws all nine in twelve turns."""
+    rec = referee_game("Player", "upper", "--set", "THROW_FULL=-400", "--max-turns", "12")
+    assert rec["weights"] == {"THROW_FULL": -400}
+    assert rec["thrown"]["upper"] == 9, rec
+
+
+def test_an_unknown_weight_is_refused_before_play():
+    out = run_script("--set", "THROW_WEIGHT=1", "--max-turns", "5")
+    assert out.returncode != 0
+    assert "games.ropasci360.bots has no 'THROW_WEIGHT'" in out.stderr
