@@ -249,6 +249,17 @@ def test_an_opponent_down_to_its_last_life_is_nearly_a_win_while_a_throw_is_kept
     assert ev.evaluate(keep, "lower") == -ev.evaluate(keep, "upper")
 
 
+def test_the_last_throws_in_hand_are_worth_more_than_the_first():
+    # The same tokens, Upper holding one throw more: the second throw in hand is worth KEPT more than the
+    # seventh (the opponent's token in Upper's zone in both of the first pair, in neither of the second).
+    def upper(throws_left):
+        return ev.evaluate(position([("upper", "r", (2, 0), 1), ("lower", "s", (-2, 0), 1)],
+                                    throws_left=(throws_left, 5), turn=60), "upper")
+    assert ev.KEPT > 0 and ev.KEPT_THROWS >= 2
+    assert (upper(2) - upper(1)) - (upper(7) - upper(6)) == pytest.approx(ev.KEPT)
+    assert upper(2) - upper(1) == pytest.approx(ev.THROW_FULL + ev.KEPT)
+
+
 def test_strong_bot_keeps_its_last_throw_when_the_opponent_is_nearly_out():
     # Lower's last token (a rock, one throw behind it) flees Upper's paper. Guessing with Upper's last throw
     # would let Lower's forced last throw end in a draw by invincible tokens; keeping it wins.

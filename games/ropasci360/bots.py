@@ -45,6 +45,8 @@ THROW_FULL = 120.0  # a throw still in hand (full evaluation: throws are flexibl
 INVINCIBLE = 300.0  # holding a token the opponent can never beat again
 NEAR_INVINCIBLE = 90.0  # ... or one whose last possible beater is the opponent's single token of that symbol
 RESERVE = 200.0  # keeping at least one throw: the opponent's tokens cannot become invincible
+KEPT_THROWS = 3  # the last this many throws in hand are worth KEPT more each (full evaluation): the ending's
+KEPT = 60.0  # pieces, where the first throws of a game build the army
 RESERVE_GREEDY = 40.0  # the same for the greedy evaluation (it spends its last throw on any capture)
 LAST_TOKENS = (0.0, 120.0, 40.0, 10.0)  # no throws left and only this many tokens: close to losing
 # Conversion: a side down to its last life (one token and no throws, or no token and one throw, which it must
@@ -290,13 +292,13 @@ def _board_terms(state, t0: int, t1: int) -> float:
 
 def evaluate(state, seat) -> float:
     """Static value of ``state`` for ``seat`` (``"upper"``/``"lower"`` or 0/1); zero-sum. The strong bot's
-    evaluation: material, a throw kept in reserve, invincible tokens, the danger of running out of tokens,
+    evaluation: material, the last throws kept in reserve, invincible tokens, the danger of running out of tokens,
     symbol composition, distances to prey, threats for the next turn, centrality."""
     return _evaluate(state, SEAT_INDEX[seat] if isinstance(seat, str) else seat, True)
 
 
 def greedy_evaluate(state, seat) -> float:
-    """The greedy bot's plainer material-and-threat evaluation: the same without the reserve throw and the
+    """The greedy bot's plainer material-and-threat evaluation: the same without the reserve throws and the
     symbol composition terms."""
     return _evaluate(state, SEAT_INDEX[seat] if isinstance(seat, str) else seat, False)
 
@@ -315,6 +317,8 @@ def _evaluate(state, p: int, full: bool) -> float:
     n0, n1 = s0[0] + s0[1] + s0[2], s1[0] + s1[1] + s1[2]
     score = (n0 - n1) * TOKEN + (t0 - t1) * (THROW_FULL if full else THROW)
     reserve = RESERVE if full else RESERVE_GREEDY
+    if full:
+        score += (min(t0, KEPT_THROWS) - min(t1, KEPT_THROWS)) * KEPT
     if t0:
         score += reserve
     if t1:
@@ -370,7 +374,7 @@ def core_constants() -> tuple:
     """What the C core needs of this evaluation: the weights in the order of its ``W_*`` indices, then the
     SWING, ZONE, DIST and CENTRE_BONUS tables (see :func:`games.ropasci360.matrix.core`)."""
     weights = (TOKEN, THROW_FULL, RESERVE, *LAST_TOKENS, INVINCIBLE, NEAR_INVINCIBLE, COMPOSITION, LAST_LIFE,
-               *THREAT_WEIGHTS, *PREY, HUNT, VALUE_SCALE, WIN)
+               *THREAT_WEIGHTS, *PREY, HUNT, VALUE_SCALE, WIN, KEPT_THROWS, KEPT)
     return weights, SWING, ZONE, DIST, CENTRE_BONUS
 
 

@@ -22,7 +22,8 @@
 #define MAXTURNS 360
 
 enum { W_TOKEN, W_THROW, W_RESERVE, W_LAST0, W_INVINCIBLE = W_LAST0 + 4, W_NEAR, W_COMPOSITION, W_LAST_LIFE,
-       W_THREAT, W_PREY = W_THREAT + 4, W_HUNT = W_PREY + 10, W_SCALE, W_WIN, W_COUNT };
+       W_THREAT, W_PREY = W_THREAT + 4, W_HUNT = W_PREY + 10, W_SCALE, W_WIN, W_KEPT_THROWS,
+       W_KEPT, W_COUNT };
 
 static uint64_t NMASK[N], SWING[N][N], ZONE[2][MAXT + 1];
 static uint8_t DIST[N][N];
@@ -233,6 +234,8 @@ static double evaluate(const Pos *s, int p) {
     const int *s0 = s->sc[0], *s1 = s->sc[1];
     int n0 = s0[0] + s0[1] + s0[2], n1 = s1[0] + s1[1] + s1[2];
     double score = (n0 - n1) * WT[W_TOKEN] + (t0 - t1) * WT[W_THROW];
+    int kept = (int)WT[W_KEPT_THROWS];
+    score += ((t0 < kept ? t0 : kept) - (t1 < kept ? t1 : kept)) * WT[W_KEPT];
     if (t0) score += WT[W_RESERVE];
     if (t1) score -= WT[W_RESERVE];
     if (t0 == 0 && n0 < 4) score -= WT[W_LAST0 + n0];
