@@ -249,15 +249,38 @@ def test_an_opponent_down_to_its_last_life_is_nearly_a_win_while_a_throw_is_kept
     assert ev.evaluate(keep, "lower") == -ev.evaluate(keep, "upper")
 
 
-def test_the_last_throws_in_hand_are_worth_more_than_the_first():
+def test_the_last_throws_in_hand_are_worth_more_than_the_first(monkeypatch):
     # The same tokens, Upper holding one throw more: the second throw in hand is worth KEPT more than the
-    # seventh (the opponent's token in Upper's zone in both of the first pair, in neither of the second).
+    # seventh (the opponent's token in Upper's zone in both of the first pair, in neither of the second; the
+    # share of lives, SIMPLIFY, aside).
+    monkeypatch.setattr(ev, "SIMPLIFY", 0.0)
+
     def upper(throws_left):
         return ev.evaluate(position([("upper", "r", (2, 0), 1), ("lower", "s", (-2, 0), 1)],
                                     throws_left=(throws_left, 5), turn=60), "upper")
     assert ev.KEPT > 0 and ev.KEPT_THROWS >= 2
     assert (upper(2) - upper(1)) - (upper(7) - upper(6)) == pytest.approx(ev.KEPT)
     assert upper(2) - upper(1) == pytest.approx(ev.THROW_FULL + ev.KEPT)
+
+
+def test_an_even_trade_gains_for_the_side_ahead_in_lives(monkeypatch):
+    # Upper: four tokens and a throw (five lives), Lower: one token and three throws (four). Trading a rock for
+    # Lower's rock leaves four against three: a bigger share of what is left, so a better position for Upper.
+    before = position([("upper", "r", (0, 0), 1), ("upper", "p", (1, 0), 1), ("upper", "s", (2, 0), 1),
+                       ("upper", "s", (2, -1), 1), ("lower", "r", (0, 1), 1)], throws_left=(1, 3), turn=200)
+    after = position([("upper", "p", (1, 0), 1), ("upper", "s", (2, 0), 1), ("upper", "s", (2, -1), 1)],
+                     throws_left=(1, 3), turn=200)
+
+    def simplify_term(state):
+        with_it = ev.evaluate(state, "upper")
+        monkeypatch.setattr(ev, "SIMPLIFY", 0.0)
+        without = ev.evaluate(state, "upper")
+        monkeypatch.undo()
+        return with_it - without
+    assert ev.SIMPLIFY > 0
+    assert simplify_term(before) == pytest.approx(ev.SIMPLIFY * 1 / 9)
+    assert simplify_term(after) == pytest.approx(ev.SIMPLIFY * 1 / 7)
+    assert ev.evaluate(before, "lower") == -ev.evaluate(before, "upper")
 
 
 def test_strong_bot_keeps_its_last_throw_when_the_opponent_is_nearly_out():

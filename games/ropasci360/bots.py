@@ -47,6 +47,8 @@ NEAR_INVINCIBLE = 90.0  # ... or one whose last possible beater is the opponent'
 RESERVE = 200.0  # keeping at least one throw: the opponent's tokens cannot become invincible
 KEPT_THROWS = 3  # the last this many throws in hand are worth KEPT more each (full evaluation): the ending's
 KEPT = 60.0  # pieces, where the first throws of a game build the army
+# The side ahead in lives (tokens and throws) gains by even trades: this times the lead's share of all lives.
+SIMPLIFY = 200.0
 RESERVE_GREEDY = 40.0  # the same for the greedy evaluation (it spends its last throw on any capture)
 LAST_TOKENS = (0.0, 120.0, 40.0, 10.0)  # no throws left and only this many tokens: close to losing
 # Conversion: a side down to its last life (one token and no throws, or no token and one throw, which it must
@@ -292,8 +294,9 @@ def _board_terms(state, t0: int, t1: int) -> float:
 
 def evaluate(state, seat) -> float:
     """Static value of ``state`` for ``seat`` (``"upper"``/``"lower"`` or 0/1); zero-sum. The strong bot's
-    evaluation: material, the last throws kept in reserve, invincible tokens, the danger of running out of tokens,
-    symbol composition, distances to prey, threats for the next turn, centrality."""
+    evaluation: material, the last throws kept in reserve, the lead's share of the lives left (tokens and throws),
+    invincible tokens, the danger of running out of tokens, symbol composition, distances to prey, threats for the
+    next turn, centrality."""
     return _evaluate(state, SEAT_INDEX[seat] if isinstance(seat, str) else seat, True)
 
 
@@ -319,6 +322,7 @@ def _evaluate(state, p: int, full: bool) -> float:
     reserve = RESERVE if full else RESERVE_GREEDY
     if full:
         score += (min(t0, KEPT_THROWS) - min(t1, KEPT_THROWS)) * KEPT
+        score += SIMPLIFY * (n0 + t0 - n1 - t1) / (n0 + t0 + n1 + t1)
     if t0:
         score += reserve
     if t1:
@@ -374,7 +378,8 @@ def core_constants() -> tuple:
     """What the C core needs of this evaluation: the weights in the order of its ``W_*`` indices, then the
     SWING, ZONE, DIST and CENTRE_BONUS tables (see :func:`games.ropasci360.matrix.core`)."""
     weights = (TOKEN, THROW_FULL, RESERVE, *LAST_TOKENS, INVINCIBLE, NEAR_INVINCIBLE, COMPOSITION, LAST_LIFE,
-               *THREAT_WEIGHTS, *PREY, HUNT, VALUE_SCALE, WIN, KEPT_THROWS, KEPT)
+               *THREAT_WEIGHTS, *PREY, HUNT, VALUE_SCALE, WIN, KEPT_THROWS, KEPT,
+               SIMPLIFY)
     return weights, SWING, ZONE, DIST, CENTRE_BONUS
 
 

@@ -23,7 +23,7 @@
 
 enum { W_TOKEN, W_THROW, W_RESERVE, W_LAST0, W_INVINCIBLE = W_LAST0 + 4, W_NEAR, W_COMPOSITION, W_LAST_LIFE,
        W_THREAT, W_PREY = W_THREAT + 4, W_HUNT = W_PREY + 10, W_SCALE, W_WIN, W_KEPT_THROWS,
-       W_KEPT, W_COUNT };
+       W_KEPT, W_SIMPLIFY, W_COUNT };
 
 static uint64_t NMASK[N], SWING[N][N], ZONE[2][MAXT + 1];
 static uint8_t DIST[N][N];
@@ -236,6 +236,7 @@ static double evaluate(const Pos *s, int p) {
     double score = (n0 - n1) * WT[W_TOKEN] + (t0 - t1) * WT[W_THROW];
     int kept = (int)WT[W_KEPT_THROWS];
     score += ((t0 < kept ? t0 : kept) - (t1 < kept ? t1 : kept)) * WT[W_KEPT];
+    score += WT[W_SIMPLIFY] * (n0 + t0 - n1 - t1) / (n0 + t0 + n1 + t1);
     if (t0) score += WT[W_RESERVE];
     if (t1) score -= WT[W_RESERVE];
     if (t0 == 0 && n0 < 4) score -= WT[W_LAST0 + n0];
