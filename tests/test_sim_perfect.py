@@ -134,9 +134,10 @@ def test_the_lobby_offers_perfect_as_the_best_level():
 
 @pytest.mark.parametrize("params", [{"nodes": 4}, {"nodes": 5}, {"nodes": 7}, {"players": 3},
                                     {"players": 3, "coalition": "1-2"}])
-def test_other_boards_fall_back_to_strong(params):
+def test_other_boards_offer_strong_as_the_best_and_old_perfect_bots_play_on_as_strong(params):
     game = make_game(**params)
-    assert "perfect" in levels_for(game)
+    assert "perfect" not in levels_for(game) and levels_for(game)[-1] == "strong"
+    assert isinstance(make_bot("perfect", game, "black"), bots.PerfectBot)  # a game started before still moves
     rng = random.Random(7)
     for k in range(3):
         state = game.new_initial_state()
@@ -165,3 +166,29 @@ def test_the_analysis_of_the_solved_board_is_exact():
             assert not loses(state, seat, GAME.action_from_json(answer["best"][seat]))
             if played:
                 assert answer["actual"][seat]["gave_away"] == 2.0
+
+
+@pytest.mark.django_db
+def test_the_lobby_and_the_api_offer_perfect_only_on_the_solved_board():
+    from django.test import Client
+    from django.urls import reverse
+
+    from games.models import Game
+    client = Client()
+    two = client.get(reverse("new_game_options"), {"game": "sim"}).content.decode()
+    three = client.get(reverse("new_game_options"), {"game": "sim", "param_players": "3"}).content.decode()
+    assert 'value="bot:perfect"' in two
+    assert 'name="seat_blue"' in three and 'value="bot:strong"' in three and 'value="bot:perfect"' not in three
+    form = {"game": "sim", "param_nodes": "6", "param_players": "3", "param_coalition": "none", "seat_black": "me",
+            "seat_white": "bot:perfect", "seat_blue": "bot:strong", "turn_seconds": "", "bot_seconds": "1", "name": ""}
+    response = client.post(reverse("new_game"), form)
+    assert response.status_code == 400 and "Select a valid choice" in response.content.decode()
+    api = client.post("/api/games", {"game": "sim", "params": {"players": 3},
+                                     "players": {"black": "human", "white": "bot:perfect", "blue": "bot:strong"}},
+                      content_type="application/json")
+    assert api.status_code == 400 and "perfect" in api.content.decode()
+    assert Game.objects.count() == 0
+    assert client.post(reverse("new_game"), {**form, "seat_white": "bot:strong"}).status_code == 302
+    ok = client.post("/api/games", {"game": "sim", "players": {"black": "human", "white": "bot:perfect"}},
+                     content_type="application/json")
+    assert ok.status_code == 201

@@ -35,10 +35,18 @@ def _own_bots(game) -> dict:
         return {}
 
 
+def _offered(bot_class, game) -> bool:
+    """Whether a game's own level is offered for these options (its class's optional ``plays(game)``: a solved
+    player offered only where its table holds the game)."""
+    plays = getattr(bot_class, "plays", None)
+    return plays is None or bool(plays(game))
+
+
 def levels_for(game) -> tuple[str, ...]:
-    """The bot levels that can play ``game``: ``random``; ``greedy`` and ``strong`` when its evaluation has
-    ``evaluate`` (``strong`` by alpha-beta only for two seats); and every level of its own ``BOTS``."""
-    own = _own_bots(game)
+    """The bot levels offered for ``game``: ``random``; ``greedy`` and ``strong`` when its evaluation has
+    ``evaluate`` (``strong`` by alpha-beta only for two seats); and every level of its own ``BOTS`` that plays
+    these options."""
+    own = {level: cls for level, cls in _own_bots(game).items() if _offered(cls, game)}
     try:
         ev = get_evaluation(game.info.name)
     except KeyError:
@@ -59,7 +67,8 @@ def make_bot(level: str, game, seat: str, *, seed: int | None = None, seconds: f
         game = load_game(game)
     if seat not in game.info.players:
         raise ValueError(f"unknown seat {seat!r} for {game.info.name} (seats: {', '.join(game.info.players)})")
-    if level not in levels_for(game):
+    # A game's own level is made even for options it is no longer offered for: games started before keep it.
+    if level not in levels_for(game) and level not in _own_bots(game):
         raise ValueError(f"no {level!r} bot for {game.info.name} (levels: {', '.join(levels_for(game))})")
     own = _own_bots(game).get(level)
     if own is not None:

@@ -240,6 +240,12 @@ class StrongBot(_SimBot):
 class PerfectBot(_SimBot):
     level = "perfect"
 
+    @staticmethod
+    def plays(game) -> bool:
+        """Offered only where the solved table holds the game: two players on 6 nodes (elsewhere, in games
+        started before this was checked, it plays as the strong bot)."""
+        return game.nodes == solved.NODES and len(game.info.players) == 2
+
     def choose(self, state):
         actions, pairs, masks, free, alive, me = self._start(state)
         edges = state.game.tables.edges
