@@ -45,8 +45,8 @@ THROW_FULL = 120.0  # a throw still in hand (full evaluation: throws are flexibl
 INVINCIBLE = 300.0  # holding a token the opponent can never beat again
 NEAR_INVINCIBLE = 90.0  # ... or one whose last possible beater is the opponent's single token of that symbol
 RESERVE = 200.0  # keeping at least one throw: the opponent's tokens cannot become invincible
-KEPT_THROWS = 3  # the last this many throws in hand are worth KEPT more each (full evaluation): the ending's
-KEPT = 60.0  # pieces, where the first throws of a game build the army
+KEPT_THROWS = 3  # the last this many throws in hand (full evaluation) ...
+KEPT = 60.0  # ... are each worth this more: they win the ending, where the first throws build the army
 # The side ahead in lives (tokens and throws) gains by even trades: this times the lead's share of all lives.
 SIMPLIFY = 200.0
 RESERVE_GREEDY = 40.0  # the same for the greedy evaluation (it spends its last throw on any capture)
