@@ -25,6 +25,15 @@ def new_seed() -> str:
     return secrets.token_hex(16)
 
 
+def new_token() -> str:
+    """A secret for a seat or a challenge: URL-safe, and never starting with "-", so that a program's command line
+    (``--seat-token TOKEN``) does not read it as an option."""
+    while True:
+        token = secrets.token_urlsafe(24)
+        if not token.startswith("-"):
+            return token
+
+
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -143,7 +152,7 @@ class Seat(models.Model):
         return self.kind == self.Kind.BOT or bool(self.token_hash)
 
     def issue_token(self) -> str:
-        token = secrets.token_urlsafe(24)
+        token = new_token()
         self.token_hash = hash_token(token)
         return token
 

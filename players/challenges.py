@@ -4,13 +4,12 @@ answer is one transaction with a row lock on the challenge; a challenge is answe
 from __future__ import annotations
 
 import random
-import secrets
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from games.models import Game, Seat, hash_token
+from games.models import Game, Seat, hash_token, new_token
 from games.play import services as games
 from games.play.services import BadRequest, Conflict, Forbidden, NotFound
 
@@ -59,7 +58,7 @@ def create_challenge(challenger, target: str, kind, *, params=None, side=None, r
         raise BadRequest(f"{bot.get_username()} is not a bot account")
     if challenger is not None and challenger.pk == bot.pk:
         raise BadRequest("you cannot challenge yourself")
-    token = secrets.token_urlsafe(24)
+    token = new_token()
     with transaction.atomic():
         Profile.objects.select_for_update().filter(user=bot).first()  # one challenge at a time per bot account
         if Challenge.objects.filter(target=bot, status=Challenge.Status.PENDING).count() >= MAX_PENDING:

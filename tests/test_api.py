@@ -235,3 +235,12 @@ def test_the_turns_in_a_view_are_the_whole_log_as_that_viewer_may_see_it_at_ever
         action = eg.action_to_json(rng.choice(state.legal_actions(side)))
         services.submit_action(game_id, created.tokens[side], game.turn + 1, action)
     assert game.is_over and game.turn > 2
+
+
+def test_seat_and_challenge_tokens_never_start_with_a_dash(monkeypatch):
+    """A token is typed on command lines (``python -m games.client --seat-token TOKEN``), where one starting with
+    "-" would be read as an option: such a draw is drawn again."""
+    from games import models
+    draws = iter(["-starts-with-a-dash", "Afine_token-"])
+    monkeypatch.setattr(models.secrets, "token_urlsafe", lambda n: next(draws))
+    assert models.new_token() == "Afine_token-"
