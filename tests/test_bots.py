@@ -283,6 +283,24 @@ def test_an_even_trade_gains_for_the_side_ahead_in_lives(monkeypatch):
     assert ev.evaluate(before, "lower") == -ev.evaluate(before, "upper")
 
 
+def test_a_stack_only_a_throw_can_reach_counts_less_than_one_a_predator_can_reach(monkeypatch):
+    # Upper's rock stands in Lower's throw zone (Lower has thrown four: rows up to 0). A throw must guess the hex
+    # the rock moves to, so that threat counts ZONE_THREAT of a predator's; a Lower paper next to it counts in full.
+    def upper(*lower):
+        return ev.evaluate(position([("upper", "r", (0, 0), 1), ("lower", "s", (-3, 0), 1), *lower],
+                                    throws_left=(9, 5), turn=40), "upper")
+
+    def threat_term(*lower):
+        value = upper(*lower)
+        monkeypatch.setattr(ev, "ZONE_THREAT", 1.0)
+        full = upper(*lower)
+        monkeypatch.undo()
+        return value - full
+    assert 0 <= ev.ZONE_THREAT < 1
+    assert threat_term() == pytest.approx(ev.THREAT_WEIGHTS[0] * ev.TOKEN * (1 - ev.ZONE_THREAT))
+    assert threat_term(("lower", "p", (-1, 1), 1)) == 0
+
+
 def test_strong_bot_keeps_its_last_throw_when_the_opponent_is_nearly_out():
     # Lower's last token (a rock, one throw behind it) flees Upper's paper. Guessing with Upper's last throw
     # would let Lower's forced last throw end in a draw by invincible tokens; keeping it wins.

@@ -49,6 +49,7 @@ KEPT_THROWS = 3  # the last this many throws in hand (full evaluation) ...
 KEPT = 60.0  # ... are each worth this more: they win the ending, where the first throws build the army
 # The side ahead in lives (tokens and throws) gains by even trades: this times the lead's share of all lives.
 SIMPLIFY = 200.0
+ZONE_THREAT = 0.3  # a stack only a throw can reach counts this share of one a predator can reach (guessing)
 RESERVE_GREEDY = 40.0  # the same for the greedy evaluation (it spends its last throw on any capture)
 LAST_TOKENS = (0.0, 120.0, 40.0, 10.0)  # no throws left and only this many tokens: close to losing
 # Conversion: a side down to its last life (one token and no throws, or no token and one throw, which it must
@@ -277,8 +278,10 @@ def _board_terms(state, t0: int, t1: int) -> float:
         attacked = []
         for i, s, c, low in toks[x]:
             side += CENTRE_BONUS[i]
-            if (reach_o[BEATER[s]] | zone_o) & low:
+            if reach_o[BEATER[s]] & low:
                 attacked.append(c * TOKEN)
+            elif zone_o & low:
+                attacked.append(c * TOKEN * ZONE_THREAT)
             preys = prey_hexes[PREY_OF[s]]
             if preys:
                 di = DIST[i]
@@ -379,7 +382,7 @@ def core_constants() -> tuple:
     SWING, ZONE, DIST and CENTRE_BONUS tables (see :func:`games.ropasci360.matrix.core`)."""
     weights = (TOKEN, THROW_FULL, RESERVE, *LAST_TOKENS, INVINCIBLE, NEAR_INVINCIBLE, COMPOSITION, LAST_LIFE,
                *THREAT_WEIGHTS, *PREY, HUNT, VALUE_SCALE, WIN, KEPT_THROWS, KEPT,
-               SIMPLIFY)
+               SIMPLIFY, ZONE_THREAT)
     return weights, SWING, ZONE, DIST, CENTRE_BONUS
 
 

@@ -23,7 +23,7 @@
 
 enum { W_TOKEN, W_THROW, W_RESERVE, W_LAST0, W_INVINCIBLE = W_LAST0 + 4, W_NEAR, W_COMPOSITION, W_LAST_LIFE,
        W_THREAT, W_PREY = W_THREAT + 4, W_HUNT = W_PREY + 10, W_SCALE, W_WIN, W_KEPT_THROWS,
-       W_KEPT, W_SIMPLIFY, W_COUNT };
+       W_KEPT, W_SIMPLIFY, W_ZONE_THREAT, W_COUNT };
 
 static uint64_t NMASK[N], SWING[N][N], ZONE[2][MAXT + 1];
 static uint8_t DIST[N][N];
@@ -205,8 +205,9 @@ static double board_terms(const Pos *s, int t0, int t1) {
         for (int k = 0; k < nt[x]; k++) {
             int i = ti[x][k], y = s->sym[x][i];
             side += CENTRE[i];
-            if ((reach[o][BEATER[y]] | zones[o]) >> i & 1) {
-                double v = s->cnt[x][i] * WT[W_TOKEN];
+            int hit = reach[o][BEATER[y]] >> i & 1;
+            if (hit || (zones[o] >> i & 1)) {
+                double v = s->cnt[x][i] * WT[W_TOKEN] * (hit ? 1.0 : WT[W_ZONE_THREAT]);
                 int a = na++;
                 while (a > 0 && attacked[a - 1] < v) { /* kept largest first */
                     attacked[a] = attacked[a - 1];
