@@ -8,8 +8,7 @@
 * ``BaseStrong``: the strong bot, its evaluation and its equilibrium solver as they were at git commit
   ``LADDER_BASE`` (default ``69961c1``, before the endgame work of issue 30), read with ``git show`` into modules
   of their own (pure Python: no C core), on the same plan and the same CPU clock;
-* ``StrongDeep``: ``Strong`` with the second simultaneous stage (``depth=2``, ``LADDER_INNER_WIDTH`` candidates a
-  side in its sub-games);
+* ``StrongShallow``: ``Strong`` without its second simultaneous stage (``depth=1``, the bot before session 14);
 * ``StrongPython``: ``Strong`` on the Python twins of its C cores (as without a compiler);
 * ``Sparring``: ``games.ropasci360.sparring:Player`` (the champion-like sparring partner; a node cap, no clock);
 * ``Greedy``: ``games.bots.comp30024:GreedyPlayer``.
@@ -62,14 +61,12 @@ class Strong(Player):
     cpu_plan = PLAN
 
 
-class StrongDeep(Strong):
-    """``Strong`` with the second simultaneous stage (``depth=2``), affordable with the C cores; its sub-games
-    ``LADDER_INNER_WIDTH`` candidates a side wide (default the bot's)."""
+class StrongShallow(Strong):
+    """``Strong`` without its second simultaneous stage (``depth=1``): the bot before session 14."""
 
     def __init__(self, player):
         super().__init__(player)
-        self.bot.depth = 2
-        self.bot.inner_width = int(os.environ.get("LADDER_INNER_WIDTH", self.bot.inner_width))
+        self.bot.depth = 1
 
 
 class StrongPython(Strong):
@@ -99,4 +96,4 @@ class BaseStrong(Player):
         self.bot.ev = ev
 
 
-__all__ = ["BaseStrong", "GreedyPlayer", "Sparring", "Strong", "StrongDeep", "StrongPython"]
+__all__ = ["BaseStrong", "GreedyPlayer", "Sparring", "Strong", "StrongPython", "StrongShallow"]

@@ -7,10 +7,9 @@ Each turn:
 2. Iterative widening (depth 1): a payoff matrix over the first ``w`` candidates of each seat, every entry
    the evaluation of the position after that joint action (applied on a clone by the engine, so captures,
    end conditions and repetition draws are exact), for growing ``w`` while time allows.
-3. Optionally (``depth=2``, off by default: it measured weaker, at 0.2 s per move and with the C cores), a
-   second simultaneous stage: the entries of a sub-game, grown double-oracle style from the depth-1
-   equilibrium, are replaced by the value of a small matrix game one turn deeper (the child's own quick
-   candidates, solved too).
+3. A second simultaneous stage (``depth=2``, the default; ``depth=1`` stops at 2): the entries of a sub-game,
+   grown double-oracle style from the depth-1 equilibrium, are replaced by the value of a matrix game one turn
+   deeper (each side's first ``INNER_WIDTH`` candidates in the child, ordered as at the root, solved too).
 4. The last completed matrix is solved for a mixed Nash equilibrium by linear programming (SciPy/HiGHS,
    :mod:`games.bots.nash`), and the action is sampled from the equilibrium strategy.
 
@@ -36,9 +35,9 @@ from .evaluation import DEFAULT_SECONDS, get_evaluation
 from .base import Bot
 from .nash import saddle_point, solve
 
-DEPTH = 1  # 2 adds the second simultaneous stage (measured weaker, see docs/bots.md)
+DEPTH = 2  # the second simultaneous stage (1: the depth-1 matrix game alone; see docs/bots.md)
 WIDTHS = (4, 6, 8, 11, 15, 20, 28, 40, 60, 90, 140)
-INNER_WIDTH = 5  # candidates per seat in the second stage
+INNER_WIDTH = 16  # candidates per seat in the second stage (5 chosen by a quicker rule measured weaker)
 REPEAT_FACTOR = 0.6  # a position seen once already is valued this much of the way from a draw
 CONTEMPT = 0.0  # a draw is worth this much less than an even position (0.05 measured worse, see docs)
 # A draw by repetition is worth this much less again: against a bot that shuffles back and forth, an even opening
@@ -128,7 +127,6 @@ class StrongBot(Bot):
                     if k not in chosen:
                         chosen.append(k)
             deep: dict[tuple[int, int], float] = {}
-            hint_a, hint_b = A[:8], B[:8]
             while True:
                 try:
                     M = np.empty((len(R), len(C)))
@@ -138,7 +136,7 @@ class StrongBot(Bot):
                             if v is None:
                                 if self.clock() > deadline:
                                     raise OutOfTime
-                                v = self._inner(child(i, j), hint_a, hint_b, deadline)
+                                v = self._inner(child(i, j), deadline)
                                 deep[(i, j)] = v
                             M[a, b] = v
                 except OutOfTime:
@@ -271,15 +269,15 @@ class StrongBot(Bot):
             v = f * v - (1.0 - f) * (self.contempt + self.repeat_contempt)
         return v
 
-    def _inner(self, c, hint_a, hint_b, deadline) -> float:
+    def _inner(self, c, deadline) -> float:
         """Value of a second simultaneous stage from position ``c``."""
         if c.is_terminal():
             return self._leaf(c)
         self.stats["inner"] += 1
         ev = self.ev
         me, opp = self.seat, self.opp
-        A2 = ev.quick_candidates(c, me, hint_a, self.inner_width)
-        B2 = ev.quick_candidates(c, opp, hint_b, self.inner_width)
+        A2 = ev.candidates(c, me)[:self.inner_width]
+        B2 = ev.candidates(c, opp)[:self.inner_width]
         M = np.empty((len(A2), len(B2)))
         fill = self._fast_matrix(c, A2, B2)
         if fill is not None:
