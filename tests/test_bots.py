@@ -311,14 +311,15 @@ def test_strong_bot_keeps_its_last_throw_when_the_opponent_is_nearly_out():
         assert bot.choose(state)[0] != "THROW"
 
 
-def test_strong_bot_values_its_best_joint_actions_a_turn_deeper():
-    # The default strong bot replaces the entries of a sub-game of its one-turn matrix game by the value of the
-    # matrix game one turn on, over each side's first INNER_WIDTH candidates there.
+def test_course_player_values_its_best_joint_actions_a_turn_deeper():
+    # The course adapter's strong bot replaces the entries of a sub-game of its one-turn matrix game by the value
+    # of the matrix game one turn on, over each side's first INNER_WIDTH candidates there.
+    from games.bots.comp30024 import Player
     state = position([("upper", "r", (1, 0), 1), ("upper", "p", (2, -1), 1), ("upper", "s", (0, 2), 1),
                       ("lower", "s", (-1, 1), 1), ("lower", "r", (-2, 0), 1), ("lower", "p", (0, -1), 1)],
                      throws_left=(4, 4), turn=40)
-    bot = make_bot("strong", GAME, "upper", seed=3, seconds=0.5)
-    bot.clock = time.process_time  # CPU time: a loaded machine still gets its sub-games
+    bot = Player("upper").bot
+    bot.seconds = 0.5
     state.check_action("upper", bot.choose(state))
     assert bot.depth == 2 and bot.inner_width >= 10
     assert bot.stats["inner"] >= 9 and bot.stats["deep_width"] >= 3

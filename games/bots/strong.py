@@ -7,7 +7,8 @@ Each turn:
 2. Iterative widening (depth 1): a payoff matrix over the first ``w`` candidates of each seat, every entry
    the evaluation of the position after that joint action (applied on a clone by the engine, so captures,
    end conditions and repetition draws are exact), for growing ``w`` while time allows.
-3. A second simultaneous stage (``depth=2``, the default; ``depth=1`` stops at 2): the entries of a sub-game,
+3. A second simultaneous stage (``depth=2``; the course adapter's, while the server's default ``depth=1`` stops
+   at 2 and moves in milliseconds): the entries of a sub-game,
    grown double-oracle style from the depth-1 equilibrium, are replaced by the value of a matrix game one turn
    deeper (each side's first ``INNER_WIDTH`` candidates in the child, ordered as at the root, solved too).
 4. The last completed matrix is solved for a mixed Nash equilibrium by linear programming (SciPy/HiGHS,
@@ -35,7 +36,7 @@ from .evaluation import DEFAULT_SECONDS, get_evaluation
 from .base import Bot
 from .nash import saddle_point, solve
 
-DEPTH = 2  # the second simultaneous stage (1: the depth-1 matrix game alone; see docs/bots.md)
+DEPTH = 1  # 2 adds the second simultaneous stage: it spends the whole budget (the course adapter's choice)
 WIDTHS = (4, 6, 8, 11, 15, 20, 28, 40, 60, 90, 140)
 INNER_WIDTH = 16  # candidates per seat in the second stage (5 chosen by a quicker rule measured weaker)
 REPEAT_FACTOR = 0.6  # a position seen once already is valued this much of the way from a draw
