@@ -52,7 +52,10 @@ def test_the_catalogue_comes_first_with_a_card_per_game(people, server, view, sc
     # Every board's picture arrived and was drawn.
     page.locator("img.game-card-board").last.scroll_into_view_if_needed()
     expect(page.locator("img.game-card-board")).to_have_count(len(names_in_order()))
-    page.wait_for_function("[...document.querySelectorAll('img.game-card-board')].every(i => i.complete && i.naturalWidth > 0)")
+    # A function, not a bare expression: Playwright re-evaluates a bare expression with eval(), which the page's
+    # Content-Security-Policy (script-src 'self') refuses whenever the first check is false.
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('img.game-card-board')].every(i => i.complete && i.naturalWidth > 0)")
     page.evaluate("window.scrollTo(0, 0)")
     page.screenshot(path=SHOT.format(f"home-{view}-{scheme}"))
     page.screenshot(path=SHOT.format(f"home-{view}-{scheme}-full"), full_page=True)
