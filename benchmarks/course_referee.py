@@ -110,6 +110,7 @@ def play(player: str, side: str, seed: int, max_turns: int, opponent: str = "ran
     return {"player": player, "side": side, "opponent": opponent, "seed": seed, "turns": state.turn,
             "result": result.text if result else "unfinished", "baseline_mb": round(baseline, 1),
             "thrown": {seat: state.thrown[k] for k, seat in enumerate(game.info.players)},
+            "left": {seat: dict(zip("rps", state.symcount[k])) for k, seat in enumerate(game.info.players)},
             "growth_mb": {k: round(v, 1) for k, v in growth.items()}, "peak_growth_mb": round(max(growth.values()), 1),
             "cpu_s": round(cpu, 2), "preloaded": preloaded}
 
