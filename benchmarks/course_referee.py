@@ -84,6 +84,7 @@ def play(player: str, side: str, seed: int, max_turns: int, opponent: str = "ran
         bot = make_bot(opponent, game, other, seed=seed, seconds=opponent_seconds)
     cpu = 0.0
     growth: dict[str, float] = {}
+    throws: dict[str, list[int]] = {side: [], other: []}  # the turns on which each side threw
 
     def call(what: str, fn, *args):
         nonlocal cpu
@@ -102,6 +103,8 @@ def play(player: str, side: str, seed: int, max_turns: int, opponent: str = "ran
         acts = {side: call("action", me.action), other: theirs}
         for seat, action in acts.items():
             state.check_action(seat, action)
+            if action[0] == "THROW":
+                throws[seat].append(state.turn + 1)
         state.apply_actions(acts)
         call("update", me.update, acts[other], acts[side])
         if course_opponent is not None:
@@ -111,6 +114,7 @@ def play(player: str, side: str, seed: int, max_turns: int, opponent: str = "ran
             "result": result.text if result else "unfinished", "baseline_mb": round(baseline, 1),
             "thrown": {seat: state.thrown[k] for k, seat in enumerate(game.info.players)},
             "left": {seat: dict(zip("rps", state.symcount[k])) for k, seat in enumerate(game.info.players)},
+            "throw_turns": throws,
             "growth_mb": {k: round(v, 1) for k, v in growth.items()}, "peak_growth_mb": round(max(growth.values()), 1),
             "cpu_s": round(cpu, 2), "preloaded": preloaded}
 

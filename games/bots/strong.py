@@ -34,7 +34,7 @@ import numpy as np
 
 from .evaluation import DEFAULT_SECONDS, get_evaluation
 from .base import Bot
-from .nash import saddle_point, solve
+from .nash import solve, value
 
 DEPTH = 1  # 2 adds the second simultaneous stage: it spends the whole budget (the course adapter's choice)
 WIDTHS = (4, 6, 8, 11, 15, 20, 28, 40, 60, 90, 140)
@@ -293,7 +293,4 @@ class StrongBot(Bot):
                     g = c.clone()
                     g.apply_actions({me: a, opp: b})
                     M[i, j] = self._leaf(g)
-        sp = saddle_point(M)
-        if sp is not None:
-            return float(M[sp])
-        return solve(M)[2]
+        return value(M)
