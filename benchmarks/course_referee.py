@@ -125,7 +125,8 @@ def main() -> None:
     parser.add_argument("--side", default="upper", choices=("upper", "lower"))
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--opponent", default="random",
-                        help="random, greedy, strong, or a course-style package:Class (e.g. games.ropasci360.sparring:Player)")
+                        help="random, greedy, strong, or a course-style package:Class "
+                             "(e.g. games.ropasci360.sparring:Player)")
     parser.add_argument("--opponent-seconds", type=float, default=0.05, help="the strong opponent's time per move")
     parser.add_argument("--max-turns", type=int, default=360)
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON line")
