@@ -86,12 +86,17 @@ def play(player: str, side: str, seed: int, max_turns: int, opponent: str = "ran
     growth: dict[str, float] = {}
     throws: dict[str, list[int]] = {side: [], other: []}  # the turns on which each side threw
 
+    rises = [0.0]  # how far VmPeak rose during our own calls
+
     def call(what: str, fn, *args):
         nonlocal cpu
+        peak = vm_mb("VmPeak")
         started = time.process_time()
         out = fn(*args)
         cpu += time.process_time() - started
-        growth[what] = max(growth.get(what, 0.0), vm_mb("VmPeak") - baseline)
+        now = vm_mb("VmPeak")
+        rises[0] += now - peak
+        growth[what] = max(growth.get(what, 0.0), now - baseline)
         return out
 
     me = call("init", getattr(ours, player), side)
@@ -116,6 +121,8 @@ def play(player: str, side: str, seed: int, max_turns: int, opponent: str = "ran
             "left": {seat: dict(zip("rps", state.symcount[k])) for k, seat in enumerate(game.info.players)},
             "throw_turns": throws,
             "growth_mb": {k: round(v, 1) for k, v in growth.items()}, "peak_growth_mb": round(max(growth.values()), 1),
+            # What of that growth happened inside our own calls (the rest: the opponent's calls and the rules').
+            "own_growth_mb": round(rises[0], 1),
             "cpu_s": round(cpu, 2), "preloaded": preloaded}
 
 
