@@ -1,5 +1,5 @@
 """The C simplex of ``games/bots/nash.c`` against SciPy's HiGHS (its twin): the same game values, and its
-strategies are equilibria (no pure reply does better against them), on random, degenerate and real games."""
+strategies are equilibria (no pure reply does better against them), on random and degenerate games."""
 import numpy as np
 import pytest
 
