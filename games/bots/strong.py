@@ -38,7 +38,7 @@ from .nash import solve, value
 
 DEPTH = 1  # 2 adds the second simultaneous stage: it spends the whole budget (the course adapter's choice)
 WIDTHS = (4, 6, 8, 11, 15, 20, 28, 40, 60, 90, 140)
-INNER_WIDTH = 24  # candidates per seat in the second stage (against the champion 16: 0.677, 24: 0.765; docs/bots.md)
+INNER_WIDTH = 24  # candidates per seat in the second stage (against the champion 16: 0.677, 24: 0.739; docs/bots.md)
 REPEAT_FACTOR = 0.6  # a position seen once already is valued this much of the way from a draw
 CONTEMPT = 0.0  # a draw is worth this much less than an even position (0.05 measured worse, see docs)
 # A draw by repetition is worth this much less again: against a bot that shuffles back and forth, an even opening
