@@ -153,3 +153,38 @@ def test_without_the_core(monkeypatch):
     bot = StrongBot(GAME, "upper", seconds=0.05)
     assert bot._fast_matrix(st, ["x"], ["y"]) is None and matrix.scores(ev.core_constants(), st, 0, []) is None
     st.check_action("upper", bot.choose(st))
+
+
+def orders_agree(state, rng_seed=None):
+    """The core's candidate order is the Python loop's over the same scores, with and without random ties."""
+    for p, seat in enumerate(SEATS):
+        acts = list(state.legal_actions(seat))
+        scores = ev.score_actions(state, seat, acts)
+        rng = None if rng_seed is None else random.Random
+        fast = ev.candidates(state, seat, acts, rng=rng and rng(rng_seed))
+        slow = ev.candidates(state, seat, acts, scores, rng=rng and rng(rng_seed))
+        assert fast == slow, state.to_text()
+        assert sorted(map(repr, fast)) == sorted(map(repr, acts))
+
+
+@needs_core
+@pytest.mark.parametrize("seed, strong_seat", [(11, None), (12, "upper"), (13, "lower")])
+def test_candidate_order_along_games(seed, strong_seat):
+    for k, (st, _) in enumerate(game_positions(seed, strong_seat, turns=300)):
+        if k % 3 == 0:
+            orders_agree(st, rng_seed=k if k % 2 else None)
+
+
+@needs_core
+def test_candidate_order_puts_captures_escapes_and_one_throw_per_symbol_first():
+    # Upper's rock on (0, 0) is attacked by Lower's paper next to it, which Upper's scissors can take.
+    st = state([("upper", "r", (0, 0), 1), ("upper", "s", (2, -1), 1), ("lower", "p", (1, -1), 1),
+                ("lower", "s", (-2, 1), 1)], throws_left=(3, 3))
+    orders_agree(st)
+    orders_agree(st, rng_seed=5)
+    order = ev.candidates(st, "upper")
+    first = order[:5]  # three captures, the rock's best escape, the best paper throw
+    assert {("SLIDE", (2, -1), (1, -1)), ("THROW", "s", (1, -1)), ("THROW", "r", (-2, 1))} <= set(first)
+    assert sum(a[0] != "THROW" and a[1] == (0, 0) for a in first) == 1
+    assert sum(a[:2] == ("THROW", "p") for a in first) == 1
+    assert not {("THROW", "s", (1, -1)), ("THROW", "r", (-2, 1))} & set(order[5:])

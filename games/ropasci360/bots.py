@@ -419,12 +419,13 @@ def candidates(state, seat, actions=None, scores=None, rng=None) -> list:
     o = 1 - p
     if actions is None:
         actions = list(state.legal_actions(seat))
+    ties = None if rng is None else [rng.random() for _ in actions]
     if scores is None:
+        fast = matrix.order(core_constants(), state, p, actions, ties)  # the C core's, when there is one
+        if fast is not None:
+            return [actions[k] for k in fast]
         scores = score_actions(state, seat, actions)
-    if rng is not None:
-        keyed = [(sc, rng.random(), k) for k, sc in enumerate(scores)]
-    else:
-        keyed = [(sc, -k, k) for k, sc in enumerate(scores)]
+    keyed = [(sc, -k if ties is None else ties[k], k) for k, sc in enumerate(scores)]
     keyed.sort(reverse=True)
     order = [k for _, _, k in keyed]
     reach_o = reach_masks(state, o)

@@ -335,3 +335,75 @@ int rps_fill(const int32_t *pos, const uint64_t *hkeys, const int32_t *hvals, in
     free(prints);
     return 0;
 }
+
+typedef struct {
+    double score, tie;
+    int k;
+} Ranked;
+
+/* Python's sort of (score, tie, k) tuples in reverse: highest first. */
+static int by_rank(const void *a, const void *b) {
+    const Ranked *x = a, *y = b;
+    if (x->score != y->score) return x->score < y->score ? 1 : -1;
+    if (x->tie != y->tie) return x->tie < y->tie ? 1 : -1;
+    return (x->k < y->k) - (x->k > y->k);
+}
+
+/* bots.candidates(state, p, acts) with the core's scores: the indices of acts in search order, written to
+ * order[0..n-1]: tactical actions first (captures; per stack the best move away when it is attacked, or when
+ * it stands where the opponent may throw; the best move; the best throw of each symbol), then the rest, each
+ * part by score, ties by ties[k] (NULL: by -k, the legal order). Returns 0, or -1 when out of memory. */
+int rps_order(const int32_t *pos, const int32_t *acts, int n, int p, const double *ties, int32_t *order) {
+    Ranked *r = malloc(sizeof(Ranked) * (size_t)(n ? n : 1));
+    double *sc = malloc(sizeof(double) * (size_t)(n ? n : 1));
+    char *tactical = malloc((size_t)(n ? n : 1));
+    if (!r || !sc || !tactical) {
+        free(r);
+        free(sc);
+        free(tactical);
+        return -1;
+    }
+    rps_score(pos, acts, n, p, sc);
+    for (int k = 0; k < n; k++) r[k] = (Ranked){sc[k], ties ? ties[k] : -k, k};
+    qsort(r, (size_t)n, sizeof *r, by_rank);
+    Pos s;
+    decode(pos, &s);
+    int o = 1 - p;
+    uint64_t reach[3] = {0, 0, 0}, zone = ZONE[o][s.thrown[o]], moved = 0;
+    for (uint64_t m = s.occ[o]; m; m &= m - 1) { /* bots.reach_masks(state, o) */
+        int i = ctz(m);
+        uint64_t to = NMASK[i];
+        for (uint64_t piv = to & s.occ[o]; piv; piv &= piv - 1) to |= SWING[i][ctz(piv)];
+        reach[s.sym[o][i]] |= to;
+    }
+    int thrown = 0, any_move = 0, nf = 0;
+    for (int a = 0; a < n; a++) {
+        int code = acts[r[a].k], f, y, t = code % N;
+        if (code < N * N) {
+            f = code / N;
+            y = s.sym[p][f];
+        } else {
+            f = -1;
+            y = (code - N * N) / N;
+        }
+        int tac = s.cnt[o][t] && s.sym[o][t] == PREY_OF[y];
+        if (f >= 0) {
+            if (!(moved >> f & 1) && ((reach[BEATER[y]] | zone) >> f & 1)) {
+                moved |= 1ull << f;
+                tac = 1;
+            }
+            if (!any_move) any_move = tac = 1;
+        } else if (!(thrown >> y & 1)) {
+            thrown |= 1 << y;
+            tac = 1;
+        }
+        tactical[a] = (char)tac;
+        if (tac) order[nf++] = r[a].k;
+    }
+    for (int a = 0; a < n; a++)
+        if (!tactical[a]) order[nf++] = r[a].k;
+    free(r);
+    free(sc);
+    free(tactical);
+    return 0;
+}

@@ -4,8 +4,10 @@ Why: an entry of the depth-1 matrix game (clone, resolve the joint action, evalu
 Python and a few in C, so the same CPU budget searches much wider, or a turn deeper. :func:`values` gives
 the strong bot (through ``bots.matrix_values``) a function filling blocks of the matrix, so its clock is still
 checked between blocks; None without the core (``ROPASCI_NATIVE=0`` or no compiler), and the bot's own
-Python entries, the twin, play instead. The core gets every table and weight from ``rules`` and from the
-evaluation (``bots.core_constants()``, passed in by ``bots``, which imports this module).
+Python entries, the twin, play instead. :func:`scores` and :func:`order` do the same for the candidates'
+scores and their search order (``bots.candidates``), which the second stage asks for at every node. The core
+gets every table and weight from ``rules`` and from the evaluation (``bots.core_constants()``, passed in by
+``bots``, which imports this module).
 """
 from __future__ import annotations
 
@@ -55,6 +57,8 @@ def core(constants) -> ctypes.CDLL | None:
     lib.rps_fill.restype = _I
     lib.rps_score.argtypes = [_P, _P, _I, _I, _P]
     lib.rps_score.restype = None
+    lib.rps_order.argtypes = [_P, _P, _I, _I, _P, _P]
+    lib.rps_order.restype = _I
     _ready.append(lib)
     return lib
 
@@ -113,6 +117,25 @@ def scores(constants, state, p: int, actions) -> list[float] | None:
     pos = _position(state)
     out = np.empty(len(acts))
     lib.rps_score(pos.ctypes.data, acts.ctypes.data, len(acts), p, out.ctypes.data)
+    return out.tolist()
+
+
+def order(constants, state, p: int, actions, ties) -> list[int] | None:
+    """``bots.candidates``' order of ``actions`` for side ``p`` (indices, tactical ones first) from the core, or
+    None; ``ties``: a key per action breaking equal scores (None: the legal order)."""
+    lib = core(constants)
+    if lib is None:
+        return None
+    try:
+        acts = np.array([CODES[a] for a in actions], dtype=np.int32)
+    except (KeyError, TypeError):
+        return None
+    pos = _position(state)
+    keys = None if ties is None else np.array(ties, dtype=np.float64)
+    out = np.empty(len(acts), dtype=np.int32)
+    if lib.rps_order(pos.ctypes.data, acts.ctypes.data, len(acts), p, None if keys is None else keys.ctypes.data,
+                     out.ctypes.data):
+        raise MemoryError("matrix.c: no memory to order the candidates")
     return out.tolist()
 
 
