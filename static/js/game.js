@@ -705,6 +705,15 @@
   });
   document.body.addEventListener("htmx:oobAfterSwap", function () { bind(); });
 
+  // A click on a form's button can land right after a live swap put the form in, before htmx has taken it
+  // over (seen under load): the browser would post it itself, and Resign would open its no-JavaScript page
+  // instead of the dialog. Every such form is taken over first (capture phase: before the click submits it).
+  document.addEventListener("click", function (evt) {
+    var button = evt.target instanceof Element ? evt.target.closest("button, input[type=submit]") : null;
+    var form = button && button.form;
+    if (form && window.htmx && form.matches("[hx-post], [hx-get]")) window.htmx.process(form);
+  }, true);
+
   // A submitted form is done with the current choice.
   document.body.addEventListener("htmx:beforeRequest", function (evt) {
     var elt = evt.detail && evt.detail.elt;
