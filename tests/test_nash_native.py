@@ -47,17 +47,3 @@ def test_value_takes_a_saddle_point_and_falls_back_to_highs_without_the_core(mon
     monkeypatch.setenv("ROPASCI_NATIVE", "0")
     assert nash._core() is None
     assert abs(nash.value([[1, -1], [-1, 1]])) < 1e-9 and abs(nash.value([[2, 0], [0, 1]]) - 2 / 3) < 1e-9
-
-
-def test_solve_takes_the_core_up_to_the_roots_widest_game_and_agrees_with_highs(monkeypatch):
-    rng = np.random.default_rng(7)
-    for m, n in ((60, 45), (94, 94), (140, 140), (140, 3)):
-        M = np.tanh(0.3 * rng.normal(size=(m, n)))
-        assert nash._core_solve(M) is not None  # the core does not give up at the sizes the root game reaches
-        x, y, v = nash.solve(M)
-        _, v_highs, _ = nash._row_lp(M)
-        assert abs(v - v_highs) < 1e-7
-        assert (x @ M >= v - 1e-9).all() and (M @ y <= v + 1e-9).all()
-    monkeypatch.setenv("ROPASCI_NATIVE", "0")
-    x, y, v = nash.solve([[2, 0], [0, 1]])  # HiGHS alone
-    assert abs(v - 2 / 3) < 1e-9 and np.allclose(x, [1 / 3, 2 / 3]) and np.allclose(y, [1 / 3, 2 / 3])

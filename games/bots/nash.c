@@ -1,7 +1,7 @@
 /* Zero-sum matrix games by the simplex method (Python twin: SciPy's HiGHS in games/bots/nash.py).
  *
  * Why: SciPy's linprog costs 1.3-2.5 ms a call, mostly its Python wrapper, whatever the size; the strong
- * bot solves many games a move (a value per second-stage node, a sub-game per round at its root). Here a
+ * bot's second stage needs the value of a small game per node (its root game stays with HiGHS). Here a
  * 24 x 24 game takes microseconds. The game is shifted to positive payoffs, so the column player's LP
  *     max sum(w)  s.t.  M' w <= 1, w >= 0
  * is feasible at w = 0 (no phase one); at the optimum the value is 1 / sum(w) less the shift, the column

@@ -1,9 +1,9 @@
-"""Zero-sum matrix games: mixed Nash equilibria by linear programming.
+"""Zero-sum matrix games: mixed Nash equilibria by linear programming (SciPy's HiGHS).
 
-Both :func:`solve` and :func:`value` take the simplex of the C core ``nash.c`` when it is built, and SciPy's HiGHS,
-its twin, otherwise or when the core gives up. The strong bot solves many games a move (a value per second-stage
-node, a sub-game per round of its root's widening), and ``linprog`` costs about 1.3 ms a call, mostly its
-wrapper: the core takes microseconds for a 24 x 24 game and 5 ms for 140 x 140 (HiGHS 18 ms)."""
+:func:`value` is for searches that solve many small games and need only their values (the strong bot's second
+stage): it takes the simplex of the C core ``nash.c`` when it is built (microseconds for a 16 x 16 game, where
+``linprog`` costs about 1.3 ms a call, mostly its wrapper), and HiGHS, its twin, otherwise or when the core gives
+up. :func:`solve`, for the strategy actually played, stays with HiGHS."""
 from __future__ import annotations
 
 import ctypes
@@ -40,10 +40,9 @@ def solve(M) -> tuple[np.ndarray, np.ndarray, float]:
     """Equilibrium ``(x, y, value)`` of the zero-sum game where the row player picks ``x`` to maximise
     ``x @ M @ y`` and the column player picks ``y`` to minimise it.
 
-    A pure saddle point is returned directly; otherwise the C core's simplex solves it, or, without the core or
-    when it gives up, the LP ``max v  s.t.  M^T x >= v, sum(x) = 1, x >= 0`` solved with
-    ``linprog(method="highs")`` gives the row strategy, and its dual the column strategy (re-solved as its own LP
-    if the duals are unavailable).
+    A pure saddle point is returned directly; otherwise the row strategy comes from the LP
+    ``max v  s.t.  M^T x >= v, sum(x) = 1, x >= 0`` solved with ``linprog(method="highs")``, and the column
+    strategy from its dual (re-solved as its own LP if the duals are unavailable).
     """
     M = np.asarray(M, dtype=float)
     m, n = M.shape
@@ -51,9 +50,6 @@ def solve(M) -> tuple[np.ndarray, np.ndarray, float]:
     if sp is not None:
         i, j = sp
         return _pure(m, i), _pure(n, j), float(M[i, j])
-    fast = _core_solve(M)
-    if fast is not None:
-        return fast
     x, v, duals = _row_lp(M)
     y = None
     if duals is not None:

@@ -11,8 +11,8 @@ Each turn:
    at 2 and moves in milliseconds): the entries of a sub-game,
    grown double-oracle style from the depth-1 equilibrium, are replaced by the value of a matrix game one turn
    deeper (each side's first ``INNER_WIDTH`` candidates in the child, ordered as at the root, solved too).
-4. The last completed matrix is solved for a mixed Nash equilibrium by linear programming (a C simplex, HiGHS
-   without it: :mod:`games.bots.nash`), and the action is sampled from the equilibrium strategy.
+4. The last completed matrix is solved for a mixed Nash equilibrium by linear programming (SciPy/HiGHS,
+   :mod:`games.bots.nash`), and the action is sampled from the equilibrium strategy.
 
 Positions the bot has already seen in this game are valued closer to a draw (a third occurrence is one),
 so a bot that is ahead makes progress instead of repeating, and one that is behind welcomes repetition. A
