@@ -514,3 +514,19 @@ def test_pool_workers_exit_when_the_server_process_is_killed(tmp_path):
     while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
         time.sleep(0.2)  # polling for an outcome with a deadline, not timing the outcome
     assert not any(alive(pid) for pid in workers), workers
+
+
+def test_refine_keeps_the_guarantee_and_does_best_against_the_given_mix():
+    # Rows 0 and 1 both guarantee 0 (the value); row 1 does better if the opponent favours column 0.
+    M = np.array([[0.0, 0.0], [0.5, 0.0], [-1.0, -1.0]])
+    x, _, v = nash.solve(M)
+    assert v == 0.0
+    assert np.allclose(nash.refine(M, [0.9, 0.1], v), [0.0, 1.0, 0.0])
+    rng = np.random.default_rng(3)
+    for _ in range(200):
+        m, n = (int(k) for k in rng.integers(2, 30, size=2))
+        M = rng.integers(-2, 3, size=(m, n)).astype(float)
+        x, _, v = nash.solve(M)
+        q = rng.dirichlet(np.ones(n))
+        r = nash.refine(M, q, v)
+        assert (r @ M).min() >= v - 1e-6 and r @ M @ q >= x @ M @ q - 1e-9

@@ -61,6 +61,20 @@ def solve(M) -> tuple[np.ndarray, np.ndarray, float]:
     return x, y, v
 
 
+def refine(M, q, v: float, tol: float = 1e-7):
+    """Among the row strategies that still guarantee ``v``, the value of ``M`` (less ``tol``), one that does best
+    against the column mix ``q``: an equilibrium that also takes what an opponent playing like ``q`` gives away.
+    None when the LP fails (keep the equilibrium found)."""
+    M = np.asarray(M, dtype=float)
+    m, n = M.shape
+    res = linprog(-(M @ np.asarray(q, dtype=float)), A_ub=-M.T, b_ub=np.full(n, tol - v), A_eq=np.ones((1, m)),
+                  b_eq=[1.0], bounds=[(0.0, None)] * m, method="highs")
+    if res.status != 0 or res.x is None:
+        return None
+    x = np.clip(res.x, 0.0, None)
+    return x / x.sum()
+
+
 def value(M) -> float:
     """The value of the zero-sum game ``M`` (rows maximise): a pure saddle point's, else the C core's simplex,
     else HiGHS's (see :func:`solve`)."""
