@@ -70,7 +70,6 @@ class StrongBot(Bot):
         self.inner_width = INNER_WIDTH
         self.contempt = CONTEMPT
         self.repeat_contempt = REPEAT_CONTEMPT
-        self.move_contempt = None  # this move's contempt for a repetition, when the evaluation sets it
         self.clock = time.perf_counter  # the budget's clock: wall time; the course adapter counts CPU time
         self.seen: Counter = Counter()
         self._last_seen_turn = None
@@ -88,8 +87,6 @@ class StrongBot(Bot):
     def choose(self, state):
         start = self.clock()
         self.observe(state)
-        hook = getattr(self.ev, "repeat_contempt", None)
-        self.move_contempt = None if hook is None else hook(state, self.seat, self.repeat_contempt)
         deadline = start + max(0.0, self.seconds) * MARGIN
         me = self.seat
         legal = list(state.legal_actions(me))
@@ -266,11 +263,7 @@ class StrongBot(Bot):
         if hook is None or B[0] is None:
             return None
         return hook(state, self.seat, A, B, self.seen, contempt=self.contempt,
-                    repeat_contempt=self._repeat_contempt(), repeat_factor=REPEAT_FACTOR)
-
-    def _repeat_contempt(self) -> float:
-        """This move's contempt for a draw by repetition: the evaluation's (``repeat_contempt``), else the bot's."""
-        return self.repeat_contempt if self.move_contempt is None else self.move_contempt
+                    repeat_contempt=self.repeat_contempt, repeat_factor=REPEAT_FACTOR)
 
     def _leaf(self, c) -> float:
         v = self.ev.value(c, self.seat)
@@ -279,11 +272,11 @@ class StrongBot(Bot):
             return v
         n = self.seen.get(self.ev.position_key(c), 0)
         if terminal:  # a draw; one by repetition (seen twice before) costs the repetition contempt too
-            return -self.contempt - (self._repeat_contempt() if n >= 2 else 0.0)
+            return -self.contempt - (self.repeat_contempt if n >= 2 else 0.0)
         if n:
             # Toward the value of a draw by repetition (the third occurrence is one).
             f = REPEAT_FACTOR ** n
-            v = f * v - (1.0 - f) * (self.contempt + self._repeat_contempt())
+            v = f * v - (1.0 - f) * (self.contempt + self.repeat_contempt)
         return v
 
     def _inner(self, c, deadline) -> float:

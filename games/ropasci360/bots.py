@@ -13,8 +13,6 @@ game plugs in its own module with the same functions):
 * ``candidates(state, seat, scores=None) -> list[action]``: every legal action, most promising first, with
   tactical actions (captures, escapes of attacked tokens, the best throw of each symbol) promoted to the front.
 * ``position_key(state)``: a hashable key of the configuration, as the repetition rule compares them.
-* ``repeat_contempt(state, seat, base) -> float`` (optional): the strong bot's contempt for a draw by repetition
-  at this position (its own ``base`` otherwise).
 * ``matrix_values(state, seat, rows, cols, seen, ...)`` (optional): a fast filler of the strong bot's payoff
   matrix, or None (then the bot computes each entry itself); here the C core of :mod:`.matrix`.
 * ``analyse(state, seconds, *, seen, actual)``: the strong bot's equilibrium at a position, for the replay's
@@ -60,7 +58,6 @@ LAST_LIFE = 1500.0
 THREAT_WEIGHTS = (0.15, 0.5, 0.2, 0.1)  # expected loss among attacked stacks, largest first
 PREY = (0.0, 9.0, 7.0, 4.0, 2.5, 1.5, 1.0, 0.5, 0.25, 0.0)  # nearest prey at distance d
 HUNT = 2.0  # prey bonus multiplier once the opponent has no throws (the hunt wins the game)
-REPEAT_CONTEMPT_LEFT = 0.0  # more contempt for a draw by repetition at turn 0, none at the limit (strong bot)
 CENTRE = 0.6  # per step closer to the centre
 COMPOSITION = 3.0  # per (my token, opponent prey token) minus (my token, opponent predator token) pair
 
@@ -370,12 +367,6 @@ def _conversion(t: int, syms, n_o: int, t_o: int) -> float:
     if t or (n_o == 0 and syms[0] and syms[1] and syms[2]):
         return LAST_LIFE
     return 0.0
-
-
-def repeat_contempt(state, seat, base: float) -> float:
-    """The strong bot's contempt for a draw by repetition here: ``base`` and ``REPEAT_CONTEMPT_LEFT`` times the share
-    of the 360 turns still to play (a draw early gives away every chance the rest of the game holds)."""
-    return base + REPEAT_CONTEMPT_LEFT * max(0, MAX_TURNS - state.turn) / MAX_TURNS
 
 
 def matrix_values(state, seat, rows, cols, seen, *, contempt, repeat_contempt, repeat_factor):
