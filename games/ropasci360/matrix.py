@@ -105,18 +105,22 @@ def _position(state) -> np.ndarray:
                     dtype=np.int32)
 
 
+def _codes(actions) -> np.ndarray | None:
+    """The core's codes of ``actions``, or None if one is not an action it can code."""
+    try:
+        return np.array([CODES[a] for a in actions], dtype=np.int32)
+    except (KeyError, TypeError):
+        return None
+
+
 def scores(constants, state, p: int, actions) -> list[float] | None:
     """``bots.score_actions(state, p, actions)`` (the full evaluation) from the core, or None."""
     lib = core(constants)
-    if lib is None:
+    acts = None if lib is None else _codes(actions)
+    if acts is None:
         return None
-    try:
-        acts = np.array([CODES[a] for a in actions], dtype=np.int32)
-    except (KeyError, TypeError):
-        return None
-    pos = _position(state)
     out = np.empty(len(acts))
-    lib.rps_score(pos.ctypes.data, acts.ctypes.data, len(acts), p, out.ctypes.data)
+    lib.rps_score(_position(state).ctypes.data, acts.ctypes.data, len(acts), p, out.ctypes.data)
     return out.tolist()
 
 
@@ -124,11 +128,8 @@ def order(constants, state, p: int, actions, ties) -> list[int] | None:
     """``bots.candidates``' order of ``actions`` for side ``p`` (indices, tactical ones first) from the core, or
     None; ``ties``: a key per action breaking equal scores (None: the legal order)."""
     lib = core(constants)
-    if lib is None:
-        return None
-    try:
-        acts = np.array([CODES[a] for a in actions], dtype=np.int32)
-    except (KeyError, TypeError):
+    acts = None if lib is None else _codes(actions)
+    if acts is None:
         return None
     pos = _position(state)
     keys = None if ties is None else np.array(ties, dtype=np.float64)
@@ -146,10 +147,8 @@ def values(constants, state, seat, rows, cols, seen, *, contempt: float, repeat_
     lib = core(constants)
     if lib is None or state.is_terminal():
         return None
-    try:
-        acts_a = np.array([CODES[a] for a in rows], dtype=np.int32)
-        acts_b = np.array([CODES[b] for b in cols], dtype=np.int32)
-    except (KeyError, TypeError):
+    acts_a, acts_b = _codes(rows), _codes(cols)
+    if acts_a is None or acts_b is None:
         return None
     pos = _position(state)
     hist = _Table((k, 1 if t is None else 0) for k, t in state.history.items())
