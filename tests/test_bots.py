@@ -530,3 +530,24 @@ def test_refine_keeps_the_guarantee_and_does_best_against_the_given_mix():
         q = rng.dirichlet(np.ones(n))
         r = nash.refine(M, q, v)
         assert (r @ M).min() >= v - 1e-6 and r @ M @ q >= x @ M @ q - 1e-9
+
+
+def test_the_course_player_plays_an_equilibrium_that_still_guarantees_the_value():
+    from games.bots.comp30024 import Player
+    game = load_game("ropasci360")
+    me = Player("upper")
+    me.cpu_plan = 3.0  # a short budget: the test is about which strategy is played, not its strength
+    assert me.bot.exploit
+    rng = random.Random(5)
+    state = game.new_initial_state()
+    refined = 0
+    for _ in range(12):
+        ours = me.action()
+        theirs = rng.choice(list(state.legal_actions("lower")))
+        rows, x, _, M, _ = me.bot.last[2]
+        _, _, v = nash.solve(M)
+        assert (x @ M).min() >= v - 1e-6  # the strategy played keeps the equilibrium's guarantee
+        refined += not np.allclose(x, nash.solve(M)[0])
+        state.apply_actions({"upper": ours, "lower": theirs})
+        me.update(theirs, ours)
+    assert refined  # and it is not always the equilibrium HiGHS finds first

@@ -46,6 +46,7 @@ class _CoursePlayer:
     level = "strong"
     cpu_plan = CPU_PLAN  # seconds of CPU this player plans to spend in a game
     depth = None  # the strong bot's search depth, when not its default
+    exploit = False  # the strong bot plays the equilibrium best against an opponent favouring its first candidates
 
     def __init__(self, player):
         started = time.process_time()
@@ -56,6 +57,8 @@ class _CoursePlayer:
         self.bot.clock = time.process_time  # the search's deadlines in CPU time, as the course counts it
         if self.depth:
             self.bot.depth = self.depth
+        if self.exploit:
+            self.bot.exploit = True
         self.cpu_used = 0.0
         self.cpu_used += time.process_time() - started
 
@@ -86,10 +89,12 @@ class _CoursePlayer:
 
 class Player(_CoursePlayer):
     """The strongest bot (``strong``: simultaneous-move search with mixed strategies), with its second
-    simultaneous stage: the course gives 60 s of CPU a game, which one stage leaves nearly unused."""
+    simultaneous stage: the course gives 60 s of CPU a game, which one stage leaves nearly unused; among
+    equilibria it plays the one best against an opponent favouring its first candidates."""
 
     level = "strong"
     depth = 2
+    exploit = True
 
 
 class GreedyPlayer(_CoursePlayer):
