@@ -551,3 +551,20 @@ def test_the_course_player_plays_an_equilibrium_that_still_guarantees_the_value(
         state.apply_actions({"upper": ours, "lower": theirs})
         me.update(theirs, ours)
     assert refined  # and it is not always the equilibrium HiGHS finds first
+
+
+def test_the_course_player_values_a_draw_by_repetition_below_the_servers_bot():
+    # Both sides shuffle a token back and forth: one more "back" repeats the position a third time, a draw.
+    from games.bots.comp30024 import Player
+    me = Player("upper")
+    me.cpu_plan = 2.0
+    throw = (("THROW", "r", (4, 0)), ("THROW", "s", (-4, 0)))
+    there = (("SLIDE", (4, 0), (3, 0)), ("SLIDE", (-4, 0), (-3, 0)))
+    back = (("SLIDE", (3, 0), (4, 0)), ("SLIDE", (-3, 0), (-4, 0)))
+    for ours, theirs in (throw, there, back, there):
+        me.update(theirs, ours)
+    me.action()
+    A, B, (rows, _, _, M, cols) = me.bot.last
+    i, j = rows.index(A.index(back[0])), cols.index(B.index(back[1]))
+    assert M[i, j] == pytest.approx(-0.1)  # that draw is worth 0.1 less than an even game to the course Player
+    assert make_bot("strong", load_game("ropasci360"), "upper").repeat_contempt == pytest.approx(0.02)

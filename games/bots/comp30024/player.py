@@ -47,6 +47,7 @@ class _CoursePlayer:
     cpu_plan = CPU_PLAN  # seconds of CPU this player plans to spend in a game
     depth = None  # the strong bot's search depth, when not its default
     exploit = False  # the strong bot plays the equilibrium best against an opponent favouring its first candidates
+    repeat_contempt = None  # the strong bot's value of a draw by repetition below a draw, when not its default
 
     def __init__(self, player):
         started = time.process_time()
@@ -59,6 +60,8 @@ class _CoursePlayer:
             self.bot.depth = self.depth
         if self.exploit:
             self.bot.exploit = True
+        if self.repeat_contempt is not None:
+            self.bot.repeat_contempt = self.repeat_contempt
         self.cpu_used = 0.0
         self.cpu_used += time.process_time() - started
 
@@ -90,11 +93,14 @@ class _CoursePlayer:
 class Player(_CoursePlayer):
     """The strongest bot (``strong``: simultaneous-move search with mixed strategies), with its second
     simultaneous stage: the course gives 60 s of CPU a game, which one stage leaves nearly unused; among
-    equilibria it plays the one best against an opponent favouring its first candidates."""
+    equilibria it plays the one best against an opponent favouring its first candidates; a draw by repetition is
+    worth 0.1 less than a draw to it (the server's bot: 0.02), so it does not shuffle into one against an agent
+    that repeats (docs/bots.md)."""
 
     level = "strong"
     depth = 2
     exploit = True
+    repeat_contempt = 0.1
 
 
 class GreedyPlayer(_CoursePlayer):
