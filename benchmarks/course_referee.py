@@ -12,6 +12,7 @@ moves, the opponent's engine state) counts against us, which is stricter than th
 the referee plays.
 
     python benchmarks/course_referee.py [--player Player] [--side upper] [--seed 1] [--max-turns 360] [--json]
+    python benchmarks/course_referee.py --json --moves   # with the game's record, to replay a draw or a loss
     python benchmarks/course_referee.py --opponent strong --opponent-seconds 0.05   # a long game
     python benchmarks/course_referee.py --opponent games.ropasci360.sparring:Player --side lower
     python benchmarks/course_referee.py --set THROW_FULL=160 --set KEPT=60   # an evaluation experiment
@@ -61,10 +62,10 @@ def set_weights(assignments: list[str]) -> dict:
 
 
 def play(player: str, side: str, seed: int, max_turns: int, opponent: str = "random",
-         opponent_seconds: float = 0.05) -> dict:
+         opponent_seconds: float = 0.05, moves: bool = False) -> dict:
     """One game of ``games.bots.comp30024.<player>`` on ``side`` against ``opponent`` (a bot level, or a
     course-style ``package:Class``), as the referee measures it; ``max_turns`` below 360 stops early (a bounded
-    measurement, not a whole game)."""
+    measurement, not a whole game); ``moves`` adds the game's record (each turn's ``[upper, lower]`` actions)."""
     preloaded = sorted(m for m in ("numpy", "scipy") if m in sys.modules)
     import games.bots.comp30024 as ours
     baseline = vm_mb("VmSize")
@@ -87,6 +88,8 @@ def play(player: str, side: str, seed: int, max_turns: int, opponent: str = "ran
     throws: dict[str, list[int]] = {side: [], other: []}  # the turns on which each side threw
 
     rises = [0.0]  # how far VmPeak rose during our own calls
+    record = []
+    searched = {"moves": 0, "entries": 0, "inner": 0}  # what the strong bot's searches did (machine speed shows here)
 
     def call(what: str, fn, *args):
         nonlocal cpu
@@ -106,15 +109,25 @@ def play(player: str, side: str, seed: int, max_turns: int, opponent: str = "ran
         else:
             theirs = rng.choice(list(state.legal_actions(other))) if opponent == "random" else bot.choose(state)
         acts = {side: call("action", me.action), other: theirs}
+        stats = getattr(getattr(me, "bot", None), "stats", None)
+        if stats and stats is not searched.get("last"):  # a new search (a forced move searches nothing)
+            searched["last"] = stats
+            searched["moves"] += 1
+            searched["entries"] += stats.get("entries", 0)
+            searched["inner"] += stats.get("inner", 0)
         for seat, action in acts.items():
             state.check_action(seat, action)
             if action[0] == "THROW":
                 throws[seat].append(state.turn + 1)
+        record.append([acts["upper"], acts["lower"]])
         state.apply_actions(acts)
         call("update", me.update, acts[other], acts[side])
         if course_opponent is not None:
             course_opponent.update(acts[side], acts[other])
     result = state.result()
+    per_move = {f"{k}_per_move": round(searched[k] / searched["moves"], 1) for k in ("entries", "inner")
+                if searched["moves"]}
+    extra = {"moves": record} if moves else {}
     return {"player": player, "side": side, "opponent": opponent, "seed": seed, "turns": state.turn,
             "result": result.text if result else "unfinished", "baseline_mb": round(baseline, 1),
             "thrown": {seat: state.thrown[k] for k, seat in enumerate(game.info.players)},
@@ -123,7 +136,7 @@ def play(player: str, side: str, seed: int, max_turns: int, opponent: str = "ran
             "growth_mb": {k: round(v, 1) for k, v in growth.items()}, "peak_growth_mb": round(max(growth.values()), 1),
             # What of that growth happened inside our own calls (the rest: the opponent's calls and the rules').
             "own_growth_mb": round(rises[0], 1),
-            "cpu_s": round(cpu, 2), "preloaded": preloaded}
+            "cpu_s": round(cpu, 2), "preloaded": preloaded, **per_move, **extra}
 
 
 def main() -> None:
@@ -137,11 +150,12 @@ def main() -> None:
     parser.add_argument("--opponent-seconds", type=float, default=0.05, help="the strong opponent's time per move")
     parser.add_argument("--max-turns", type=int, default=360)
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON line")
+    parser.add_argument("--moves", action="store_true", help="with --json: the game's record too")
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                         help="an evaluation weight of games.ropasci360.bots for this game (JSON value)")
     args = parser.parse_args()
     weights = set_weights(args.set)
-    rec = play(args.player, args.side, args.seed, args.max_turns, args.opponent, args.opponent_seconds)
+    rec = play(args.player, args.side, args.seed, args.max_turns, args.opponent, args.opponent_seconds, args.moves)
     if weights:
         rec["weights"] = weights
     if args.json:
@@ -151,6 +165,8 @@ def main() -> None:
     print(f"{rec['player']} ({rec['side']}) vs {rec['opponent']}: {rec['result']} after {rec['turns']} turns; "
           f"VmPeak growth {rec['peak_growth_mb']} MB (after __init__ {rec['growth_mb']['init']} MB, "
           f"baseline VmSize {rec['baseline_mb']} MB); CPU {rec['cpu_s']} s: {verdict}")
+    if "entries_per_move" in rec:
+        print(f"search: {rec['entries_per_move']} matrix entries and {rec['inner_per_move']} second-stage games a move")
 
 
 if __name__ == "__main__":

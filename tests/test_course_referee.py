@@ -46,6 +46,20 @@ def test_a_weight_set_for_an_experiment_reaches_the_c_core_and_python():
     assert rec["thrown"]["upper"] == 9, rec
 
 
+def test_the_record_replays_to_the_game_reported_and_the_search_is_counted():
+    rec = referee_game("Player", "lower", "--max-turns", "8", "--moves")
+    from games.engine import load_game
+    game = load_game("ropasci360")
+    state = game.new_initial_state()
+    for upper, lower in rec["moves"]:
+        state.apply_actions({"upper": game.action_from_json(upper, "upper"),
+                             "lower": game.action_from_json(lower, "lower")})
+    assert state.turn == rec["turns"] == 8
+    assert {seat: state.thrown[k] for k, seat in enumerate(game.info.players)} == rec["thrown"]
+    assert rec["entries_per_move"] > 0 and rec["inner_per_move"] > 0  # the second stage ran on every move
+    assert "moves" not in referee_game("GreedyPlayer", "upper", "--max-turns", "3")
+
+
 def test_an_unknown_weight_is_refused_before_play():
     out = run_script("--set", "THROW_WEIGHT=1", "--max-turns", "5")
     assert out.returncode != 0
