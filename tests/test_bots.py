@@ -532,7 +532,8 @@ def test_refine_keeps_the_guarantee_and_does_best_against_the_given_mix():
         assert (r @ M).min() >= v - 1e-6 and r @ M @ q >= x @ M @ q - 1e-9
 
 
-def test_the_course_player_plays_an_equilibrium_that_still_guarantees_the_value():
+def test_the_course_player_gives_up_little_of_the_value_to_exploit_what_it_learns():
+    from games.bots import strong
     from games.bots.comp30024 import Player
     game = load_game("ropasci360")
     me = Player("upper")
@@ -541,16 +542,21 @@ def test_the_course_player_plays_an_equilibrium_that_still_guarantees_the_value(
     rng = random.Random(5)
     state = game.new_initial_state()
     refined = 0
-    for _ in range(12):
+    for turn in range(12):
         ours = me.action()
-        theirs = rng.choice(list(state.legal_actions("lower")))
+        B = me.bot.last[1]
+        theirs = B[0] if turn % 2 else rng.choice(list(state.legal_actions("lower")))  # half the time its first
         rows, x, _, M, _ = me.bot.last[2]
         _, _, v = nash.solve(M)
-        assert (x @ M).min() >= v - 1e-6  # the strategy played keeps the equilibrium's guarantee
+        assert (x @ M).min() >= v - strong.EXPLOIT_TOL - 1e-6  # the strategy played keeps most of the guarantee
         refined += not np.allclose(x, nash.solve(M)[0])
         state.apply_actions({"upper": ours, "lower": theirs})
         me.update(theirs, ours)
     assert refined  # and it is not always the equilibrium HiGHS finds first
+    assert me.bot.opp_ranks[0] >= 6  # the opponent's first candidate, six times, was seen as such
+    counted = sum(me.bot.opp_ranks.values())
+    me.bot.saw_opponent(state.turn - 5, B[0])  # not the turn of the last search: nothing is learnt
+    assert sum(me.bot.opp_ranks.values()) == counted == 12
 
 
 def test_the_course_player_values_a_draw_by_repetition_below_the_servers_bot():

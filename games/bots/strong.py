@@ -13,7 +13,9 @@ Each turn:
    deeper (each side's first ``INNER_WIDTH`` candidates in the child, ordered as at the root, solved too).
 4. The last completed matrix is solved for a mixed Nash equilibrium by linear programming (SciPy/HiGHS,
    :mod:`games.bots.nash`), and the action is sampled from the equilibrium strategy; with ``exploit`` (the course
-   adapter's), from the equilibrium strategy that does best against an opponent favouring its first candidates.
+   adapter's), from the equilibrium strategy that does best against an opponent favouring its first candidates,
+   and with ``opp_ranks`` too, the strategy within ``EXPLOIT_TOL`` of the value that does best against the ranks
+   this opponent's actions have had so far (``saw_opponent``).
 
 Positions the bot has already seen in this game are valued closer to a draw (a third occurrence is one),
 so a bot that is ahead makes progress instead of repeating, and one that is behind welcomes repetition. A
@@ -50,6 +52,11 @@ SHALLOW_SHARE = 0.35  # share of the budget for the depth-1 widening when a dept
 # weighted 1 / (1 + its rank)): the same guarantee, more taken from an opponent that is not at equilibrium. On in
 # the course adapter's Player (measured there, docs/bots.md), off on the server.
 EXPLOIT = False
+# With ``opp_ranks`` (a Counter: the course adapter's Player keeps one), those column weights are learnt during the
+# game: PRIOR_COUNT moves' worth of the 1 / (1 + rank) shape plus the ranks the opponent's actual actions had among
+# its candidates; and the strategy may then give up EXPLOIT_TOL of the guaranteed value to take more from it.
+PRIOR_COUNT = 4.0
+EXPLOIT_TOL = 0.03
 MARGIN = 0.9  # use this share of the budget, the rest is slack for the last entry and the LP
 FAST_BLOCK = 256  # matrix entries per call of a fast (C) filler between clock checks
 
@@ -76,6 +83,8 @@ class StrongBot(Bot):
         self.seen: Counter = Counter()
         self._last_seen_turn = None
         self.stats: dict = {}
+        self.opp_ranks: Counter | None = None  # the ranks of the opponent's actions among its candidates
+        self._searched = None  # (turn, the opponent's candidates) of the last search
 
     # --- history ---------------------------------------------------------------------------------
     def observe(self, state) -> None:
@@ -84,6 +93,14 @@ class StrongBot(Bot):
             return
         self._last_seen_turn = turn
         self.seen[self.ev.position_key(state)] += 1
+
+    def saw_opponent(self, turn, action) -> None:
+        """The opponent played ``action`` on ``turn``: count its rank among the candidates of that turn's search."""
+        if self.opp_ranks is None or self._searched is None or self._searched[0] != turn:
+            return
+        B = self._searched[1]
+        if action in B:
+            self.opp_ranks[B.index(action)] += 1
 
     # --- search ----------------------------------------------------------------------------------
     def choose(self, state):
@@ -97,6 +114,7 @@ class StrongBot(Bot):
         if len(legal) == 1:
             return legal[0]
         A, B = self.candidates(state, legal, rng=self.rng)
+        self._searched = (state.turn, B)
         self.stats = {"width": 0, "deep_width": 0, "entries": 0, "inner": 0}
 
         # With a second stage to come, depth 1 gets a share of the budget only.
@@ -171,7 +189,11 @@ class StrongBot(Bot):
         if self.exploit and B[0] is not None:
             rows, x, y, M, cols = best
             q = 1.0 / (1.0 + np.array(cols, dtype=float))
-            better = refine(M, q / q.sum(), float((x @ M).min()))
+            tol = 1e-7
+            if self.opp_ranks is not None:
+                q = PRIOR_COUNT * q / q.sum() + np.array([self.opp_ranks.get(c, 0) for c in cols], dtype=float)
+                tol = EXPLOIT_TOL
+            better = refine(M, q / q.sum(), float((x @ M).min()), tol)
             if better is not None:
                 best = (rows, better, y, M, cols)
         rows, x = best[0], best[1]

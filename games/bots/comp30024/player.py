@@ -22,6 +22,7 @@ its evaluation module) is loaded when this module is imported, not in ``__init__
 from __future__ import annotations
 
 import time
+from collections import Counter
 
 from games.bots import base, greedy, make_bot, strong  # noqa: F401 (loaded before the referee's baseline)
 from games.engine import game_module, load_game
@@ -46,7 +47,7 @@ class _CoursePlayer:
     level = "strong"
     cpu_plan = CPU_PLAN  # seconds of CPU this player plans to spend in a game
     depth = None  # the strong bot's search depth, when not its default
-    exploit = False  # the strong bot plays the equilibrium best against an opponent favouring its first candidates
+    exploit = False  # the strong bot plays the strategy best against the opponent's candidates as it picks them
     repeat_contempt = None  # the strong bot's value of a draw by repetition below a draw, when not its default
 
     def __init__(self, player):
@@ -60,6 +61,7 @@ class _CoursePlayer:
             self.bot.depth = self.depth
         if self.exploit:
             self.bot.exploit = True
+            self.bot.opp_ranks = Counter()  # the opponent's candidate ranks, learnt as the game goes
         if self.repeat_contempt is not None:
             self.bot.repeat_contempt = self.repeat_contempt
         self.cpu_used = 0.0
@@ -83,6 +85,8 @@ class _CoursePlayer:
         started = time.process_time()
         try:
             if not self.state.is_terminal():
+                if self.exploit:
+                    self.bot.saw_opponent(self.state.turn, _tuple_action(opponent_action))
                 self.state.apply_actions({self.side: _tuple_action(player_action),
                                           self.other: _tuple_action(opponent_action)})
                 self.bot.observe(self.state)
@@ -93,7 +97,8 @@ class _CoursePlayer:
 class Player(_CoursePlayer):
     """The strongest bot (``strong``: simultaneous-move search with mixed strategies), with its second
     simultaneous stage: the course gives 60 s of CPU a game, which one stage leaves nearly unused; among
-    equilibria it plays the one best against an opponent favouring its first candidates; a draw by repetition is
+    equilibria it plays the one best against an opponent favouring its first candidates, those learnt from this
+    opponent's actions as the game goes (giving up at most ``EXPLOIT_TOL`` of the value); a draw by repetition is
     worth 0.1 less than a draw to it (the server's bot: 0.02), so it does not shuffle into one against an agent
     that repeats (docs/bots.md)."""
 
