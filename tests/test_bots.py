@@ -556,6 +556,7 @@ def test_the_course_player_gives_up_little_of_the_value_to_exploit_what_it_learn
     assert me.bot.opp_ranks[0] >= 6  # the opponent's first candidate, six times, was seen as such
     counted = sum(me.bot.opp_ranks.values())
     me.bot.saw_opponent(state.turn - 5, B[0])  # not the turn of the last search: nothing is learnt
+    me.bot.saw_opponent(state.turn - 1, B[0])  # that turn's action is counted already
     assert sum(me.bot.opp_ranks.values()) == counted == 12
 
 

@@ -98,7 +98,7 @@ class StrongBot(Bot):
         """The opponent played ``action`` on ``turn``: count its rank among the candidates of that turn's search."""
         if self.opp_ranks is None or self._searched is None or self._searched[0] != turn:
             return
-        B = self._searched[1]
+        B, self._searched = self._searched[1], None  # once a turn
         if action in B:
             self.opp_ranks[B.index(action)] += 1
 

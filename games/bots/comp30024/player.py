@@ -96,9 +96,9 @@ class _CoursePlayer:
 
 class Player(_CoursePlayer):
     """The strongest bot (``strong``: simultaneous-move search with mixed strategies), with its second
-    simultaneous stage: the course gives 60 s of CPU a game, which one stage leaves nearly unused; among
-    equilibria it plays the one best against an opponent favouring its first candidates, those learnt from this
-    opponent's actions as the game goes (giving up at most ``EXPLOIT_TOL`` of the value); a draw by repetition is
+    simultaneous stage: the course gives 60 s of CPU a game, which one stage leaves nearly unused; it plays the
+    strategy best against the opponent's candidates weighted as this opponent has picked them so far, giving up at
+    most ``EXPLOIT_TOL`` of the game's value; a draw by repetition is
     worth 0.1 less than a draw to it (the server's bot: 0.02), so it does not shuffle into one against an agent
     that repeats (docs/bots.md)."""
 
