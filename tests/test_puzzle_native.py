@@ -1,10 +1,14 @@
-"""The puzzle solver's C core (``games/ropasci_puzzle/solver.c``) against its Python twin (``Search``): the same
-search step for step, so the same turn count, nodes, relaxations, thresholds and bounds; its solutions replay
-through the game's engine; its deadline fires. ``ROPASCI_NATIVE=0`` makes ``solve`` use the twin."""
+"""The puzzle solver's C core (``games/ropasci_puzzle/solver.c``) against its Python twin (``Search``): searching
+joint moves only (``ROPASCI_ESCORTS=0``), the same search step for step, so the same turn count, nodes,
+relaxations, thresholds and bounds; with its search of a worker with escorts (the default), the same turn counts;
+its solutions replay through the game's engine; its deadline fires. ``ROPASCI_NATIVE=0`` makes ``solve`` use the
+twin."""
 from __future__ import annotations
 
+import json
 import random
 import time
+from pathlib import Path
 
 import pytest
 
@@ -21,25 +25,37 @@ PREY = {"r": "s", "p": "r", "s": "p"}
 
 
 def both(position, monkeypatch, **kwargs):
-    """(turns, stats) of the C core, then of the Python twin."""
+    """(turns, stats) of the C core searching joint moves only, then of the Python twin."""
     out = []
+    monkeypatch.setenv("ROPASCI_ESCORTS", "0")
     for flag in ("1", "0"):
         monkeypatch.setenv("ROPASCI_NATIVE", flag)
         stats: dict = {}
         turns = solve(position, stats=stats, **kwargs)
         out.append((turns, stats))
     monkeypatch.setenv("ROPASCI_NATIVE", "1")
+    monkeypatch.delenv("ROPASCI_ESCORTS")
     return out
 
 
+def assert_solved(position, turns, length):
+    assert turns is not None and len(turns) == length
+    assert replay(position, turns).result().text.startswith(f"solved in {length} turn")
+
+
 def assert_twins(position, monkeypatch, **kwargs):
+    """The twins search alike, and the C core's own search (escorts as such) finds a plan as short."""
     (c_turns, c_stats), (py_turns, py_stats) = both(position, monkeypatch, **kwargs)
     assert {k: c_stats[k] for k in COMPARED} == {k: py_stats[k] for k in COMPARED}
     assert (c_turns is None) == (py_turns is None)
+    stats: dict = {}
+    turns = solve(position, stats=stats, **kwargs)
+    assert (turns is None) == (c_turns is None)
     if c_turns is not None:
-        assert len(c_turns) == len(py_turns) == c_stats["bounds"]["proved"]
-        assert replay(position, c_turns).result().text.startswith(f"solved in {len(c_turns)} turn")
-    return c_turns
+        assert len(c_turns) == len(py_turns) == c_stats["bounds"]["proved"] == stats["bounds"]["proved"]
+        assert_solved(position, c_turns, len(c_turns))
+        assert_solved(position, turns, len(c_turns))
+    return turns
 
 
 @needs_c
@@ -89,6 +105,56 @@ def test_the_c_core_agrees_on_stacked_tokens_and_positions_without_a_solution(mo
         assert_twins(EXAMPLE, monkeypatch, max_turns=max_turns)
 
 
+TOUR = {"upper": [["r", -1, -3], ["p", -2, 0], ["s", -2, 1]],
+        "lower": [["s", 4, -3], ["s", 0, 0], ["s", -1, 0], ["s", 0, -1], ["s", -1, -2], ["s", -4, 0], ["s", 0, -4],
+                  ["s", 1, 0], ["s", 3, -3]],
+        "block": [["", 1, -2]]}  # benchmarks/puzzles.py's tour-3x9-19
+
+
+@needs_c
+def test_a_worker_with_escorts_is_searched_over_its_own_moves(monkeypatch):
+    """A rock touring nine scissors, a paper and a scissors as its pivots: over joint moves the search tries the
+    escorts' placements one by one (13,507 positions); over the rock's moves with the set of placements its
+    swings leave possible, 74. The same 13 turns, and a plan that replays (the escorts' moves written out)."""
+    monkeypatch.setenv("ROPASCI_ESCORTS", "0")
+    joint: dict = {}
+    assert_solved(TOUR, solve(TOUR, stats=joint), 13)
+    monkeypatch.delenv("ROPASCI_ESCORTS")
+    own: dict = {}
+    assert_solved(TOUR, solve(TOUR, stats=own), 13)
+    assert own["bounds"]["proved"] == joint["bounds"]["proved"] == 13
+    assert own["nodes"] * 20 < joint["nodes"]
+
+
+def escorts_position(rng: random.Random) -> dict:
+    """Two or three Upper tokens (two of them on one hex, sometimes), the Lower tokens mostly the first one's prey:
+    positions that are, or become, one worker with escorts that battle it, each other and the Lower tokens."""
+    cells = list(HEXES)
+    rng.shuffle(cells)
+    ups = [rng.choice("rps") for _ in range(rng.randint(2, 3))]
+    if rng.random() < 0.3:
+        cells[1], ups[1] = cells[0], ups[0]
+    lows = [PREY[ups[0] if rng.random() < 0.6 else rng.choice(ups)] for _ in range(rng.randint(1, 5))]
+    blocks = rng.randint(0, 10)
+    return {"upper": [[s, *cells[i]] for i, s in enumerate(ups)],
+            "lower": [[s, *cells[len(ups) + i]] for i, s in enumerate(lows)],
+            "block": [["", *cells[len(ups) + len(lows) + i]] for i in range(blocks)]}
+
+
+@needs_c
+def test_the_escorts_search_finds_plans_as_short_as_the_joint_search(monkeypatch):
+    rng = random.Random("escorts")
+    for _ in range(150):
+        position = escorts_position(rng)
+        monkeypatch.setenv("ROPASCI_ESCORTS", "0")
+        joint = solve(position, max_turns=12)
+        monkeypatch.delenv("ROPASCI_ESCORTS")
+        own = solve(position, max_turns=12)
+        assert (own is None) == (joint is None), position
+        if own is not None:
+            assert_solved(position, own, len(joint))
+
+
 @needs_c
 def test_nine_stacked_rocks_are_solved_in_c():
     nine = {"upper": [["r", 0, 0]] * 9, "lower": [["s", 3, -1], ["s", -3, 2]]}
@@ -103,6 +169,9 @@ def test_the_c_core_stops_at_its_deadline():
     with pytest.raises(OutOfTime):
         solve(hard, stats=stats, deadline=time.perf_counter())
     assert stats["nodes"] == 1 and stats["bounds"]["estimate"] == 7
+    tour17 = json.loads((Path(__file__).parents[1] / "benchmarks/puzzle-positions/tour-17.json").read_text())
+    with pytest.raises(OutOfTime):  # in the search of a worker with escorts too (it takes 0.06 s)
+        solve(tour17, deadline=time.perf_counter() + 0.005)
     start = time.perf_counter()
     with pytest.raises(OutOfTime):  # nine spread tokens: billions of joint moves, the clock checked between them
         solve({"upper": [["r", -4, 2], ["r", -4, 3], ["r", -4, 4], ["p", -3, 1], ["p", -3, 2], ["p", -3, 3],

@@ -23,7 +23,7 @@ typedef unsigned __int128 u128;
 #define MAXT 120      /* turns (solver.NATIVE_MAX_TURNS; the game allows 60) */
 #define TABLE_LIMIT 2000000 /* solver.TABLE_LIMIT: the table of bounds starts afresh beyond it, as in Python */
 
-enum { FOUND_NONE = 0, OUT_OF_TIME = -1, NO_MEMORY = -2 };
+enum { FOUND_NONE = 0, OUT_OF_TIME = -1, NO_MEMORY = -2, BROKEN = -3 };
 
 /* Symbols (as a bitmask 1 << code) that fall on a hex, by the mask of symbols there (solver.DEAD). */
 static const int DEAD[8] = {0, 0, 0, 1, 0, 4, 2, 7};
@@ -164,6 +164,7 @@ typedef struct {
     int ng, ghex[MAXG], gsym[MAXG], group_at[NH];
     int nt[3], tgroup[3][MAXG], tbit[3][MAXG]; /* targets of each class: groups; target_bit[c][g] */
     int frontd[NH][NH];      /* dist("front", 0, x)[y] */
+    signed char hex_of[128]; /* grid bit -> hex, or -1 */
     int swingd[3][MAXG][NH]; /* dist("swing", c, hex of target j)[x] */
     int *tour[3];            /* tour[c][x << nt[c] | s] */
     int local[3][NSET];      /* the class's remaining targets, bits over its targets, per set of groups left */
@@ -194,7 +195,11 @@ static void bfs(const Board *b, int swing, const unsigned char *land, int target
 /* Reads the tables solver.py packs (see _tables there); returns 0 when out of memory. */
 static int board_init(Board *b, const int *in) {
     memset(b, 0, sizeof *b);
-    for (int i = 0; i < NH; i++) b->bit[i] = (u128)1 << *in++;
+    memset(b->hex_of, -1, sizeof b->hex_of);
+    for (int i = 0; i < NH; i++) {
+        b->hex_of[*in] = (signed char)i;
+        b->bit[i] = (u128)1 << *in++;
+    }
     for (int i = 0; i < NH; i++) {
         b->free[i] = (unsigned char)*in++;
         if (b->free[i]) b->free_m |= b->bit[i];
@@ -378,7 +383,7 @@ static Bits covered_by(unsigned char (*finals)[NSET], int nf, int skip, int m) {
 
 /* --- the relaxation (relax.Relaxation) --- */
 
-typedef struct { int c, x, m; int tg[MAXG]; } Tok;
+typedef struct { int c, m; int tg[MAXG]; u128 at; } Tok;  /* at: the hexes it may start on */
 
 typedef struct {       /* a class's remaining targets, for one run */
     u128 anyt, hexes_of[NSET];
@@ -458,7 +463,7 @@ static long forward(Relax *r, const Tok *tok, int turns, const u128 *piv, const 
     L->start[0] = (int)used;
     L->count[0] = 1;
     r->lv[used] = 0;
-    r->lm[used] = r->b->bit[tok->x];
+    r->lm[used] = tok->at;
     used++;
     L->n = 1;
     for (int t = 0; t < turns; t++) {
@@ -615,7 +620,7 @@ static int relax_run(Relax *r, const Tok *toks, int k, int lower, int turns, con
     int S = r->S;
     Board *b = r->b;
     u128 f = 0;
-    for (int p = 0; p < k; p++) f |= b->bit[toks[p].x];
+    for (int p = 0; p < k; p++) f |= toks[p].at;
     r->front[0] = f;
     for (int t = 1; t <= turns; t++) {
         f = (f | f << 9 | f << 10 | f << 1 | f >> 9 | f >> 10 | f >> 1) & b->free_m;
@@ -626,7 +631,7 @@ static int relax_run(Relax *r, const Tok *toks, int k, int lower, int turns, con
         if (init) memcpy(o, init[p], sizeof(u128) * (size_t)(turns + 1));
         else
             for (int t = 0; t <= turns; t++) o[t] = b->free_m;
-        o[0] = b->bit[toks[p].x];
+        o[0] = toks[p].at;
     }
     /* Classes in order of appearance, then the one that failed last first, then those with the most targets. */
     int cls[3], nmem[3], mem[3][MAXK], ncls = 0;
@@ -684,6 +689,15 @@ static int relax_run(Relax *r, const Tok *toks, int k, int lower, int turns, con
 
 /* --- the search (solver.Search) --- */
 
+/* Placements of the escorts (see bdfs): per row, escort A's hex (GONE: fallen, or no escort A), the hexes
+ * escort B may be on then (the relaxation's grid bits; GBIT: B has fallen). */
+#define NROW (NH + 1)
+#define GONE NH
+#define GBIT ((u128)1 << 127)
+#define BKIDS 18     /* a token's moves at most: the hexes within two */
+#define BELS_LIMIT 50000 /* refuted placement sets kept (50 MB); the table starts afresh beyond */
+typedef struct { u128 row[NROW]; } Bel;
+
 typedef struct {
     int est[3], seq, nl, n;
     unsigned char codes[MAXK], dests[MAXK];
@@ -711,6 +725,13 @@ typedef struct {
     Combo *combos;
     size_t capcombos;
     int *path;       /* per turn: n, ups[MAXK], dests[MAXK] */
+    /* the escorts' search (see bdfs) */
+    Known bknown;    /* (worker, Lower left, turns, escort classes) -> 1 + index into bels: placements refuted */
+    Bel *bels, *bkids, *bsets;
+    size_t nbels, capbels;
+    int escorts;     /* search one worker with escorts as such (else by joint moves, as the Python twin) */
+    int cw, ca, cb;  /* the worker's class, escort A's and B's (-1: none) */
+    int bpath[MAXT + 2], bend;  /* the worker's hex after each turn; the depth where its plan ends */
 } Search;
 
 static double now(void) {
@@ -798,21 +819,22 @@ static void estimate(const Board *b, const unsigned char *ups, int n, int lower,
     est[2] = escort;
 }
 
+/* A token of class c starting on the hexes `at`, with its class's remaining targets. */
+static void tok_of(const Board *b, int c, u128 at, int lower, Tok *tok) {
+    tok->c = c;
+    tok->at = at;
+    tok->m = 0;
+    for (int j = 0; j < b->nt[c]; j++) {
+        int g = b->tgroup[c][j];
+        if (lower >> g & 1) tok->tg[tok->m++] = b->ghex[g];
+    }
+}
+
 /* Search.relax: the tokens (class, hex, the class's remaining target hexes) and one run. */
 static int relax(Search *se, const unsigned char *ups, int n, int lower, int turns, const u128 *const *init,
                  u128 *occ) {
     Tok toks[MAXK];
-    const Board *b = se->b;
-    for (int i = 0; i < n; i++) {
-        int c = ups[i] >> 6;
-        toks[i].c = c;
-        toks[i].x = ups[i] & 63;
-        toks[i].m = 0;
-        for (int j = 0; j < b->nt[c]; j++) {
-            int g = b->tgroup[c][j];
-            if (lower >> g & 1) toks[i].tg[toks[i].m++] = b->ghex[g];
-        }
-    }
+    for (int i = 0; i < n; i++) tok_of(se->b, ups[i] >> 6, se->b->bit[ups[i] & 63], lower, &toks[i]);
     se->relaxations++;
     return relax_run(&se->rx, toks, n, lower, turns, init, occ);
 }
@@ -865,6 +887,334 @@ static void record(Search *se, int depth, const unsigned char *ups, int n, const
     }
 }
 
+/* --- the escorts' search ---
+ * When one token alone has targets left and the other one or two (escorts) have none, the escorts matter only as
+ * pivots and in battles, and a search over joint moves multiplies the worker's paths by the escorts' placements
+ * (tour-17 at 16 turns: 83,808 positions, 333 of the worker's). From such a position on, the search is over the
+ * worker's moves, carrying the set of escort placements consistent with them (Bel). A plan exists from a set iff
+ * from one of its placements, so the placements refuted are kept per (worker, Lower left, turns) and taken out of
+ * any set that comes there again; refuted with more turns is refuted with fewer. */
+
+static int moves_from(const Board *b, int a, u128 piv, int *out) {  /* Board.moves around the pivots piv */
+    int n = 0;
+    for (int j = 0; j < b->nslide[a]; j++) out[n++] = b->slide[a][j];
+    for (int j = 0; j < b->nswing[a]; j++) {
+        if (!(piv & b->bit[b->swing_y[a][j]])) continue;
+        for (int z = 0; z < b->nz[a][j]; z++) {
+            int d = b->swing_z[a][j][z], dup = 0;
+            for (int e = 0; e < n; e++) dup |= out[e] == d;
+            if (!dup) out[n++] = d;
+        }
+    }
+    return n;
+}
+
+static u128 kill_mask(const Board *b, int c, int lower) {  /* where a Lower token beats class c */
+    u128 m = 0;
+    if (c >= 0)
+        for (int g = 0; g < b->ng; g++)
+            if ((lower >> g & 1) && (DEAD[1 << c | 1 << b->gsym[g]] >> c & 1)) m |= b->bit[b->ghex[g]];
+    return m;
+}
+
+/* The battles when the worker lands on z and the escorts on a2 and b2 (-1: none): 0 if the worker falls, else
+ * escort A's row and B's bit after them. `lower`: the Lower tokens before the move. */
+static int fate(const Search *se, int lower, int z, int a2, int b2, int *ra, u128 *rb) {
+    const Board *b = se->b;
+    int hexes[3] = {z, a2, b2}, cls[3] = {se->cw, se->ca, se->cb}, dead[3] = {1, 1, 1};
+    for (int i = 0; i < 3; i++) {
+        if (hexes[i] < 0) continue;
+        int mask = 0, g = b->group_at[hexes[i]];
+        for (int j = 0; j < 3; j++)
+            if (hexes[j] == hexes[i]) mask |= 1 << cls[j];
+        if (g >= 0 && (lower >> g & 1)) mask |= 1 << b->gsym[g];
+        dead[i] = DEAD[mask] >> cls[i] & 1;
+    }
+    if (dead[0]) return 0;
+    *ra = dead[1] ? GONE : a2;
+    *rb = dead[2] ? GBIT : b->bit[b2];
+    return 1;
+}
+
+static inline int bit_hex(const Board *b, u128 one) {  /* the hex of a single grid bit, -1 for GBIT */
+    return one == GBIT ? -1 : b->hex_of[low_bit_index(one)];
+}
+
+typedef struct { const Search *se; Bel *out; int lower, z; u128 killa, killb; } Emit;
+
+/* Escort A lands on a2 (-1: none) while escort B lands on each of SB. */
+static void emit(const Emit *em, int a2, u128 SB) {
+    const Board *b = em->se->b;
+    u128 zb = b->bit[em->z], spec = a2 == em->z ? SB : SB & (zb | (a2 >= 0 ? b->bit[a2] : 0)), rest = SB & ~spec;
+    if (rest) {
+        int ra = a2 < 0 || (em->killa & b->bit[a2]) ? GONE : a2;
+        u128 dead = rest & em->killb;
+        em->out->row[ra] |= (rest & ~dead) | (dead ? GBIT : 0);
+    }
+    while (spec) {  /* a battle with the worker, or between the escorts */
+        u128 one = spec & -spec;
+        spec ^= one;
+        int ra;
+        u128 rb;
+        if (fate(em->se, em->lower, em->z, a2, bit_hex(b, one), &ra, &rb)) em->out->row[ra] |= rb;
+    }
+}
+
+/* The placements after the worker moves from w to z, from the placements X (those that give a swing its pivot). */
+static void bel_step(const Search *se, const Bel *X, int w, int z, int lower, Bel *out) {
+    const Board *b = se->b;
+    Emit em = {se, out, lower, z, kill_mask(b, se->ca, lower), kill_mask(b, se->cb, lower)};
+    memset(out, 0, sizeof *out);
+    u128 need = 0, w0 = b->bit[w];
+    int slide = 0;
+    for (int j = 0; j < b->nslide[w]; j++) slide |= b->slide[w][j] == z;
+    if (!slide)
+        for (int j = 0; j < b->nswing[w]; j++)
+            for (int k = 0; k < b->nz[w][j]; k++)
+                if (b->swing_z[w][j][k] == z) need |= b->bit[b->swing_y[w][j]];
+    for (int a = 0; a < NROW; a++) {
+        u128 S = X->row[a];
+        if (!slide && !(a < NH && (b->bit[a] & need))) S &= need;
+        if (!S) continue;
+        if (a == GONE) {
+            emit(&em, -1, (step(S & ~GBIT, w0) & b->free_m) | (S & GBIT));
+            continue;
+        }
+        int ma[BKIDS], k;
+        u128 nb = step(b->bit[a], 0) & b->free_m, adj = S & nb, far = S & ~nb;
+        if (far) {  /* B not next to A: each moves on its own */
+            u128 SB = (step(far & ~GBIT, w0) & b->free_m) | (far & GBIT);
+            k = moves_from(b, a, w0, ma);
+            for (int i = 0; i < k; i++) emit(&em, ma[i], SB);
+        }
+        while (adj) {  /* B next to A: each may swing around the other */
+            u128 one = adj & -adj;
+            adj ^= one;
+            u128 SB = step(one, w0 | b->bit[a]) & b->free_m;
+            k = moves_from(b, a, w0 | one, ma);
+            for (int i = 0; i < k; i++) emit(&em, ma[i], SB);
+        }
+    }
+}
+
+static int bel_empty(const Bel *X) {
+    for (int a = 0; a < NROW; a++)
+        if (X->row[a]) return 0;
+    return 1;
+}
+
+static u128 bel_key(const Search *se, int w, int lower, int turns) {
+    return (u128)(w | lower << 8 | turns << 17 | (se->ca + 1) << 24 | (se->cb + 1) << 26 | 1 << 30);
+}
+
+/* Takes out of X what is known refuted with `turns` or more turns; 1 if something is left. */
+static int bel_unrefuted(const Search *se, int w, int lower, int turns, Bel *X) {
+    for (int t = turns; t <= turns + 2 && t <= se->max_turns; t++) {
+        int i = get(&se->bknown, bel_key(se, w, lower, t));
+        if (i)
+            for (int a = 0; a < NROW; a++) X->row[a] &= ~se->bels[i - 1].row[a];
+    }
+    return !bel_empty(X);
+}
+
+static int bel_refute(Search *se, int w, int lower, int turns, const Bel *X) {
+    u128 key = bel_key(se, w, lower, turns);
+    int i = get(&se->bknown, key);
+    if (!i) {
+        if (se->nbels == BELS_LIMIT) {
+            known_clear(&se->bknown);
+            se->nbels = 0;
+        }
+        if (se->nbels == se->capbels) {
+            size_t cap = se->capbels ? se->capbels * 2 : 256;
+            Bel *bs = realloc(se->bels, cap * sizeof(Bel));
+            if (!bs) return 0;
+            se->bels = bs;
+            se->capbels = cap;
+        }
+        memset(&se->bels[se->nbels], 0, sizeof(Bel));
+        i = (int)++se->nbels;
+        if (!put(&se->bknown, key, i)) return 0;
+    }
+    for (int a = 0; a < NROW; a++) se->bels[i - 1].row[a] |= X->row[a];
+    return 1;
+}
+
+/* The escorts' hexes in the placements: A's and B's. */
+static void bel_hexes(const Bel *X, u128 *ha, u128 *hb, const Board *b) {
+    *ha = *hb = 0;
+    for (int a = 0; a < NROW; a++)
+        if (X->row[a]) {
+            if (a < NH) *ha |= b->bit[a];
+            *hb |= X->row[a] & ~GBIT;
+        }
+}
+
+typedef struct { int est, tour, z, nl; } BKid;
+
+/* dfs for the worker on w (class se->cw) with the escorts on any of the placements X: 1 if a plan of `budget`
+ * turns exists (the worker's hexes in bpath), 0 if not, < 0 to stop. occ3: the relaxation's sets of the worker,
+ * A and B (NULL: no such escort), as for dfs. */
+static int bdfs(Search *se, int w, int lower, Bel *X, int budget, u128 *const occ3[3], int depth) {
+    const Board *b = se->b;
+    int S = se->S, cw = se->cw, wh = w & 63;
+    se->nodes++;
+    if (se->timed && now() > se->deadline) return OUT_OF_TIME;
+    if (!bel_unrefuted(se, w, lower, budget, X)) return 0;
+    u128 ha, hb;
+    bel_hexes(X, &ha, &hb, b);
+    int dests[BKIDS], nd = moves_from(b, wh, ha | hb, dests), nk = 0;
+    BKid kids[BKIDS];
+    Bel *bk = se->bkids + (size_t)depth * BKIDS;
+    for (int e = 0; e < nd; e++) {
+        int z = dests[e], g = b->group_at[z], nl = lower;
+        if (!(b->bit[z] & occ3[0][1])) continue;
+        if (g >= 0 && (lower >> g & 1)) {
+            if (DEAD[1 << cw | 1 << b->gsym[g]] >> cw & 1) continue;  /* the worker would fall */
+            nl &= ~(1 << g);
+        }
+        int s = b->local[cw][nl], tour = s ? b->tour[cw][z << b->nt[cw] | s] : 0;
+        if (tour >= budget) continue;
+        bel_step(se, X, wh, z, lower, &bk[nk]);
+        if (bel_empty(&bk[nk])) continue;
+        if (!s) {  /* done */
+            se->bpath[depth] = z;
+            se->bend = depth + 1;
+            return 1;
+        }
+        u128 ca, cb2;
+        bel_hexes(&bk[nk], &ca, &cb2, b);
+        u128 all = ca | cb2 | b->bit[z];
+        int front = 0;
+        for (int q = 0; q < b->ng; q++) {
+            if (!(nl >> q & 1)) continue;
+            const int *d = b->frontd[b->ghex[q]];
+            int mn = FAR;
+            for (u128 m = all; m; m &= m - 1) {
+                int x = b->hex_of[low_bit_index(m & -m)];
+                if (d[x] < mn) mn = d[x];
+            }
+            if (mn > front) front = mn;
+        }
+        int est = tour > front ? tour : front;
+        if (est >= budget) continue;
+        kids[nk] = (BKid){est, tour, z, nl};
+        nk++;
+    }
+    int order[BKIDS];
+    for (int i = 0; i < nk; i++) {  /* by (bound, tour), stably */
+        int j = i;
+        for (; j > 0 && (kids[order[j - 1]].est > kids[i].est
+                         || (kids[order[j - 1]].est == kids[i].est && kids[order[j - 1]].tour > kids[i].tour)); j--)
+            order[j] = order[j - 1];
+        order[j] = i;
+    }
+    u128 *cocc = se->occ + (size_t)(depth + 1) * MAXK * S;
+    for (int i = 0; i < nk; i++) {
+        const BKid *k = &kids[order[i]];
+        Bel *Y = &bk[order[i]];
+        int zc = cw << 6 | k->z;
+        if (!bel_unrefuted(se, zc, k->nl, budget - 1, Y)) continue;
+        u128 ya, yb;
+        bel_hexes(Y, &ya, &yb, b);
+        Tok toks[3];
+        const u128 *init[3];
+        u128 *cocc3[3] = {cocc, NULL, NULL};
+        int nt = 0;
+        tok_of(b, cw, b->bit[k->z], k->nl, &toks[nt]);
+        init[nt++] = occ3[0] + 1;
+        if (ya) {
+            tok_of(b, se->ca, ya, k->nl, &toks[nt]);
+            cocc3[1] = cocc + (size_t)nt * S;
+            init[nt++] = occ3[1] + 1;
+        }
+        if (yb) {
+            tok_of(b, se->cb, yb, k->nl, &toks[nt]);
+            cocc3[2] = cocc + (size_t)nt * S;
+            init[nt++] = occ3[2] + 1;
+        }
+        se->relaxations++;
+        int ok = relax_run(&se->rx, toks, nt, k->nl, budget - 1, init, cocc);
+        if (ok < 0) return ok;
+        if (ok) {
+            int got = bdfs(se, zc, k->nl, Y, budget - 1, cocc3, depth + 1);
+            if (got) {
+                if (got > 0) se->bpath[depth] = k->z;
+                return got;
+            }
+        }
+        if (!bel_refute(se, zc, k->nl, budget - 1, Y)) return NO_MEMORY;
+    }
+    if (!bel_refute(se, w, lower, budget, X)) return NO_MEMORY;
+    return 0;
+}
+
+/* The plan found by bdfs from depth d0 (the worker on w, the escorts as in X), escorts' moves included, into path:
+ * the placements forward, then back from one at the end, a move of the escorts that leads to each; 0 if none
+ * does (a bug: the search and this disagree). */
+static int bel_record(Search *se, int d0, int w, int lower, const Bel *X) {
+    const Board *b = se->b;
+    int T = se->bend - d0, ws[MAXT + 2], lows[MAXT + 2];
+    Bel *E = se->bsets;
+    E[0] = *X;
+    ws[0] = w;
+    lows[0] = lower;
+    for (int t = 0; t < T; t++) {
+        int z = se->bpath[d0 + t], g = b->group_at[z];
+        bel_step(se, &E[t], ws[t], z, lows[t], &E[t + 1]);
+        ws[t + 1] = z;
+        lows[t + 1] = g >= 0 ? lows[t] & ~(1 << g) : lows[t];
+    }
+    int ra = 0;
+    while (!E[T].row[ra]) ra++;
+    u128 rb = E[T].row[ra] & -E[T].row[ra];
+    for (int t = T - 1; t >= 0; t--) {
+        int z = se->bpath[d0 + t], found = 0;
+        for (int pa = 0; pa < NROW && !found; pa++) {
+            if (ra != GONE && (pa == GONE || b->frontd[pa][ra] > 2)) continue;
+            for (u128 m = E[t].row[pa]; m && !found; m &= m - 1) {
+                u128 one = m & -m;
+                int pb = bit_hex(b, one);
+                if (rb != GBIT && (pb < 0 || b->frontd[pb][bit_hex(b, rb)] > 2)) continue;
+                Bel single;
+                memset(&single, 0, sizeof single);
+                single.row[pa] = one;
+                int ma[BKIDS], mb[BKIDS], na = 1, nb = 1;
+                ma[0] = mb[0] = -1;
+                if (pa != GONE) na = moves_from(b, pa, b->bit[ws[t]] | (pb >= 0 ? one : 0), ma);
+                if (pb >= 0) nb = moves_from(b, pb, b->bit[ws[t]] | (pa != GONE ? b->bit[pa] : 0), mb);
+                Bel next;
+                bel_step(se, &single, ws[t], z, lows[t], &next);  /* this placement allows the worker's move */
+                if (bel_empty(&next)) continue;
+                for (int i = 0; i < na && !found; i++)
+                    for (int j = 0; j < nb && !found; j++) {
+                        int a2;
+                        u128 b2;
+                        if (!fate(se, lows[t], z, ma[i], mb[j], &a2, &b2) || a2 != ra || b2 != rb) continue;
+                        unsigned char ups[3], dd[3];
+                        int n = 0;
+                        ups[n] = (unsigned char)(se->cw << 6 | ws[t]);
+                        dd[n++] = (unsigned char)z;
+                        if (pa != GONE) {
+                            ups[n] = (unsigned char)(se->ca << 6 | pa);
+                            dd[n++] = (unsigned char)ma[i];
+                        }
+                        if (pb >= 0) {
+                            ups[n] = (unsigned char)(se->cb << 6 | pb);
+                            dd[n++] = (unsigned char)mb[j];
+                        }
+                        record(se, d0 + t, ups, n, dd);
+                        ra = pa;
+                        rb = one;
+                        found = 1;
+                    }
+            }
+        }
+        if (!found) return 0;
+    }
+    return 1;
+}
+
 /* Search._dfs: 1 if a plan of `budget` turns exists from here (recorded in path), 0 if not, < 0 to stop. */
 static int dfs(Search *se, const unsigned char *ups, int n, int lower, int budget, const u128 *occ, int depth) {
     const Board *b = se->b;
@@ -872,6 +1222,34 @@ static int dfs(Search *se, const unsigned char *ups, int n, int lower, int budge
     se->nodes++;
     if (se->timed && now() > se->deadline) return OUT_OF_TIME;
     u128 self = pack(ups, n, lower);
+    if (se->escorts && n <= 3) {  /* one worker and one or two escorts: their search */
+        int wk = -1, nw = 0, es[2], ne = 0;
+        for (int i = 0; i < n; i++) {
+            if (b->local[ups[i] >> 6][lower]) {
+                wk = i;
+                nw++;
+            } else {
+                es[ne++] = i;
+            }
+        }
+        if (nw == 1 && ne) {
+            Bel X;
+            memset(&X, 0, sizeof X);
+            se->cw = ups[wk] >> 6;
+            se->ca = ne == 2 ? ups[es[0]] >> 6 : -1;
+            se->cb = ups[es[ne - 1]] >> 6;
+            X.row[ne == 2 ? (ups[es[0]] & 63) : GONE] = b->bit[ups[es[ne - 1]] & 63];
+            u128 *o3[3] = {(u128 *)occ + (size_t)wk * S, ne == 2 ? (u128 *)occ + (size_t)es[0] * S : NULL,
+                           (u128 *)occ + (size_t)es[ne - 1] * S};
+            se->nodes--;  /* counted there */
+            Bel X0 = X;
+            int got = bdfs(se, ups[wk], lower, &X, budget, o3, depth);
+            if (got > 0) return bel_record(se, depth, ups[wk] & 63, lower, &X0) ? 1 : BROKEN;
+            if (got < 0) return got;
+            if (!put(&se->known, self, budget + 1)) return NO_MEMORY;
+            return 0;
+        }
+    }
     /* Each token's moves (Board.moves), kept when the relaxation allows them at time 1. */
     int lists[MAXK][18], nlist[MAXK];
     uint64_t occupied = 0;
@@ -1109,10 +1487,11 @@ static int dfs(Search *se, const unsigned char *ups, int n, int lower, int budge
  * tables: see solver._tables; ups: sorted codes (symbol << 6 | hex); deadline: a time.perf_counter() value
  * (1e308: none); max_turns at most MAXT.
  * stats: nodes, relaxations, thresholds, bound of the estimate, of the root's relaxation (-1: none), proved.
- * path: per turn, (tokens, their codes, their destinations) in MAXK-wide rows. Returns the plan's length, 0 when
- * there is none within max_turns, -1 past the deadline, -2 out of memory. */
+ * path: per turn, (tokens, their codes, their destinations) in MAXK-wide rows. escorts: 1 to search a worker with
+ * escorts as such (bdfs), 0 by joint moves only (the Python twin's search). Returns the plan's length, 0 when
+ * there is none within max_turns, -1 past the deadline, -2 out of memory, -3 a plan that could not be written. */
 int ropasci_solve(const int *tables, int n, const int *ups_in, int max_turns, double deadline, long long *stats,
-                  int *path) {
+                  int *path, int escorts) {
     init_has();
     if (max_turns > MAXT || n < 1 || n > MAXK) return NO_MEMORY;
     Board *b = calloc(1, sizeof(Board));
@@ -1128,6 +1507,7 @@ int ropasci_solve(const int *tables, int n, const int *ups_in, int max_turns, do
     se->deadline = deadline;
     se->timed = deadline < 1e300;
     se->max_turns = max_turns;
+    se->escorts = escorts;
     se->S = S;
     se->path = path;
     Relax *r = &se->rx;
@@ -1148,8 +1528,10 @@ int ropasci_solve(const int *tables, int n, const int *ups_in, int max_turns, do
     se->kids = malloc(sizeof(Child) * se->capkids);
     se->capcombos = 1024;
     se->combos = malloc(sizeof(Combo) * se->capcombos);
+    se->bkids = malloc(sizeof(Bel) * (size_t)(max_turns + 2) * BKIDS);
+    se->bsets = malloc(sizeof(Bel) * (size_t)(max_turns + 2));
     if (!r->front || !r->piv || !r->newocc || !r->lv || !r->lm || !se->occ || !se->byclass || !se->kids
-        || !se->combos || !known_init(&se->known, 1 << 16) || !table_init(&se->seen, 1 << 12)
+        || !se->combos || !se->bkids || !se->bsets || !known_init(&se->bknown, 1 << 10) || !known_init(&se->known, 1 << 16) || !table_init(&se->seen, 1 << 12)
         || !table_init(&se->landed, 1 << 10))
         goto done;
     int est[3];
@@ -1195,6 +1577,10 @@ done:
         free(se->byclass);
         free(se->kids);
         free(se->combos);
+        free(se->bkids);
+        free(se->bsets);
+        free(se->bels);
+        free(se->bknown.e);
         free(se->known.e);
         table_free(&se->seen);
         table_free(&se->landed);

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import ctypes
 import itertools
+import os
 import time
 from collections import deque
 from operator import or_
@@ -433,9 +434,12 @@ class NativeSearch:
         stats = (ctypes.c_longlong * 6)()
         path = (ctypes.c_int * (row * max(1, max_turns)))()
         got = self.lib.ropasci_solve((ctypes.c_int * len(tables))(*tables), len(ups), (ctypes.c_int * len(ups))(*ups),
-                                     max_turns, 1e308 if self.deadline is None else self.deadline, stats, path)
+                                     max_turns, 1e308 if self.deadline is None else self.deadline, stats, path,
+                                     os.environ.get("ROPASCI_ESCORTS", "1") != "0")
         if got == -2:
             raise MemoryError("the puzzle solver's C core ran out of memory")
+        if got == -3:
+            raise RuntimeError("the puzzle solver's C core found a plan it could not write out")
         self.nodes, self.relaxations, self.thresholds, estimate, relaxation, proved = stats
         self.bounds = {"estimate": estimate, "proved": proved}
         if relaxation >= 0:
@@ -481,7 +485,7 @@ def native_core():
     if lib is not None and lib.ropasci_solve.argtypes is None:
         lib.ropasci_solve.argtypes = [ctypes.POINTER(ctypes.c_int), ctypes.c_int, ctypes.POINTER(ctypes.c_int),
                                       ctypes.c_int, ctypes.c_double, ctypes.POINTER(ctypes.c_longlong),
-                                      ctypes.POINTER(ctypes.c_int)]
+                                      ctypes.POINTER(ctypes.c_int), ctypes.c_int]
         lib.ropasci_solve.restype = ctypes.c_int
     return lib
 
