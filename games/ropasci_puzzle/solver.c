@@ -1531,7 +1531,8 @@ int ropasci_solve(const int *tables, int n, const int *ups_in, int max_turns, do
     se->bkids = malloc(sizeof(Bel) * (size_t)(max_turns + 2) * BKIDS);
     se->bsets = malloc(sizeof(Bel) * (size_t)(max_turns + 2));
     if (!r->front || !r->piv || !r->newocc || !r->lv || !r->lm || !se->occ || !se->byclass || !se->kids
-        || !se->combos || !se->bkids || !se->bsets || !known_init(&se->bknown, 1 << 10) || !known_init(&se->known, 1 << 16) || !table_init(&se->seen, 1 << 12)
+        || !se->combos || !se->bkids || !se->bsets || !known_init(&se->bknown, 1 << 10)
+        || !known_init(&se->known, 1 << 16) || !table_init(&se->seen, 1 << 12)
         || !table_init(&se->landed, 1 << 10))
         goto done;
     int est[3];

@@ -16,7 +16,11 @@ thresholds. Positions are canonical (Upper tokens sorted: tokens of one symbol a
 position is dead when some Lower token has no predator left or none can reach it.
 
 ``solve`` runs this search in C (``solver.c``, ``NativeSearch``: the same nodes, 30 to 70 times faster) when the
-core builds; ``Search`` is its Python twin, used with ``ROPASCI_NATIVE=0`` or without a compiler.
+core builds; ``Search`` is its Python twin, used with ``ROPASCI_NATIVE=0`` or without a compiler. The C core also
+searches a position of one worker (the only token with targets left) and one or two escorts over the worker's
+moves alone, the escorts as the set of placements its moves leave possible (``docs/puzzles.md``, "A worker with
+escorts"): the course's tours take hundredths of a second instead of seconds. ``ROPASCI_ESCORTS=0`` turns that off,
+leaving the twins' common search.
 """
 from __future__ import annotations
 
