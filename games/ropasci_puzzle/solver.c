@@ -727,11 +727,11 @@ typedef struct {
     int *path;       /* per turn: n, ups[MAXK], dests[MAXK] */
     /* the escorts' search (see bdfs) */
     Known bknown;    /* (worker, Lower left, turns, escort classes) -> 1 + index into bels: placements refuted */
-    Bel *bels, *bkids, *bsets;
-    size_t nbels, capbels;
-    int escorts;     /* search one worker with escorts as such (else by joint moves, as the Python twin) */
-    int cw, ca, cb;  /* the worker's class, escort A's and B's (-1: none) */
-    int bpath[MAXT + 2], bend;  /* the worker's hex after each turn; the depth where its plan ends */
+    Bel *bels, *bkids, *bsets;  /* refuted placements; the children's placements (a stack); bel_record's */
+    size_t nbels, capbels, nbkids, capbkids;
+    int escorts;     /* search workers with escorts as such (else by joint moves, as the Python twin) */
+    int ca, cb;      /* escort A's and B's classes (-1: no escort A) */
+    int bturn[MAXT + 2][2], bend;  /* the workers' hexes after each turn; the depth where their plan ends */
 } Search;
 
 static double now(void) {
@@ -888,12 +888,13 @@ static void record(Search *se, int depth, const unsigned char *ups, int n, const
 }
 
 /* --- the escorts' search ---
- * When one token alone has targets left and the other one or two (escorts) have none, the escorts matter only as
- * pivots and in battles, and a search over joint moves multiplies the worker's paths by the escorts' placements
- * (tour-17 at 16 turns: 83,808 positions, 333 of the worker's). From such a position on, the search is over the
- * worker's moves, carrying the set of escort placements consistent with them (Bel). A plan exists from a set iff
- * from one of its placements, so the placements refuted are kept per (worker, Lower left, turns) and taken out of
- * any set that comes there again; refuted with more turns is refuted with fewer. */
+ * When every token with targets left (a worker; one, or two of different classes) has company that has none (an
+ * escort; one or two, three tokens at most), the escorts matter only as pivots and in battles, and a search over
+ * joint moves multiplies the workers' paths by the escorts' placements (tour-17 at 16 turns: 83,808 positions,
+ * 333 of the rock's). From such a position on, the search is over the workers' moves, carrying the set of escort
+ * placements consistent with them (Bel). A plan exists from a set iff from one of its placements, so the placements
+ * refuted are kept per (workers, Lower left, turns, escort classes) and taken out of any set that comes there again;
+ * refuted with more turns is refuted with fewer. A worker whose last target falls becomes escort A. */
 
 static int moves_from(const Board *b, int a, u128 piv, int *out) {  /* Board.moves around the pivots piv */
     int n = 0;
@@ -917,67 +918,103 @@ static u128 kill_mask(const Board *b, int c, int lower) {  /* where a Lower toke
     return m;
 }
 
-/* The battles when the worker lands on z and the escorts on a2 and b2 (-1: none): 0 if the worker falls, else
- * escort A's row and B's bit after them. `lower`: the Lower tokens before the move. */
-static int fate(const Search *se, int lower, int z, int a2, int b2, int *ra, u128 *rb) {
-    const Board *b = se->b;
-    int hexes[3] = {z, a2, b2}, cls[3] = {se->cw, se->ca, se->cb}, dead[3] = {1, 1, 1};
-    for (int i = 0; i < 3; i++) {
-        if (hexes[i] < 0) continue;
-        int mask = 0, g = b->group_at[hexes[i]];
-        for (int j = 0; j < 3; j++)
-            if (hexes[j] == hexes[i]) mask |= 1 << cls[j];
-        if (g >= 0 && (lower >> g & 1)) mask |= 1 << b->gsym[g];
-        dead[i] = DEAD[mask] >> cls[i] & 1;
-    }
-    if (dead[0]) return 0;
-    *ra = dead[1] ? GONE : a2;
-    *rb = dead[2] ? GBIT : b->bit[b2];
-    return 1;
-}
-
 static inline int bit_hex(const Board *b, u128 one) {  /* the hex of a single grid bit, -1 for GBIT */
     return one == GBIT ? -1 : b->hex_of[low_bit_index(one)];
 }
 
-typedef struct { const Search *se; Bel *out; int lower, z; u128 killa, killb; } Emit;
+typedef struct {       /* one turn of the workers, for moving placements on */
+    const Search *se;
+    int nw, from[2], to[2], cls[2];
+    int lower;         /* the Lower tokens before the turn */
+    int ca, cb;        /* the escorts' classes (-1: no escort A) */
+    int fin, fin_row;  /* the worker whose last target falls now (-1: none), and its row when no escort hits it */
+    u128 zmask, killa, killb;
+} Turn;
 
-/* Escort A lands on a2 (-1: none) while escort B lands on each of SB. */
-static void emit(const Emit *em, int a2, u128 SB) {
-    const Board *b = em->se->b;
-    u128 zb = b->bit[em->z], spec = a2 == em->z ? SB : SB & (zb | (a2 >= 0 ? b->bit[a2] : 0)), rest = SB & ~spec;
-    if (rest) {
-        int ra = a2 < 0 || (em->killa & b->bit[a2]) ? GONE : a2;
-        u128 dead = rest & em->killb;
-        em->out->row[ra] |= (rest & ~dead) | (dead ? GBIT : 0);
+/* The battles where tokens landed, for one placement (escort A on a2, B on b2; -1: none): 0 if a worker with work
+ * left falls, else A's row and B's bit after the turn (A: the worker finishing now, if any). */
+static int fate(const Turn *tn, int a2, int b2, int *ra, u128 *rb) {
+    const Board *b = tn->se->b;
+    int hex[4], cls[4], dead[4] = {0, 0, 0, 0}, k = 0, ia = -1, ib = -1;
+    for (int i = 0; i < tn->nw; i++) {
+        hex[k] = tn->to[i];
+        cls[k++] = tn->cls[i];
     }
-    while (spec) {  /* a battle with the worker, or between the escorts */
+    if (a2 >= 0) {
+        ia = k;
+        hex[k] = a2;
+        cls[k++] = tn->ca;
+    }
+    if (b2 >= 0) {
+        ib = k;
+        hex[k] = b2;
+        cls[k++] = tn->cb;
+    }
+    for (int i = 0; i < k; i++) {
+        int mask = 0, g = b->group_at[hex[i]];
+        for (int j = 0; j < k; j++)
+            if (hex[j] == hex[i]) mask |= 1 << cls[j];
+        if (g >= 0 && (tn->lower >> g & 1)) mask |= 1 << b->gsym[g];
+        dead[i] = DEAD[mask] >> cls[i] & 1;
+    }
+    for (int i = 0; i < tn->nw; i++)
+        if (dead[i] && i != tn->fin) return 0;
+    if (tn->fin >= 0) *ra = dead[tn->fin] ? GONE : tn->to[tn->fin];
+    else *ra = ia < 0 || dead[ia] ? GONE : a2;
+    *rb = ib < 0 || dead[ib] ? GBIT : b->bit[b2];
+    return 1;
+}
+
+/* Escort A lands on a2 (-1: none) while escort B lands on each of SB: into out. */
+static void emit(const Turn *tn, Bel *out, int a2, u128 SB) {
+    const Board *b = tn->se->b;
+    u128 spec = a2 >= 0 && (tn->zmask & b->bit[a2]) ? SB : SB & (tn->zmask | (a2 >= 0 ? b->bit[a2] : 0));
+    u128 rest = SB & ~spec;
+    if (rest) {  /* no battle but with the Lower tokens */
+        int ra = tn->fin >= 0 ? tn->fin_row : a2 < 0 || (tn->killa & b->bit[a2]) ? GONE : a2;
+        u128 dead = rest & tn->killb;
+        out->row[ra] |= (rest & ~dead) | (dead ? GBIT : 0);
+    }
+    while (spec) {  /* a battle with a worker, or between the escorts */
         u128 one = spec & -spec;
         spec ^= one;
         int ra;
         u128 rb;
-        if (fate(em->se, em->lower, em->z, a2, bit_hex(b, one), &ra, &rb)) em->out->row[ra] |= rb;
+        if (fate(tn, a2, bit_hex(b, one), &ra, &rb)) out->row[ra] |= rb;
     }
 }
 
-/* The placements after the worker moves from w to z, from the placements X (those that give a swing its pivot). */
-static void bel_step(const Search *se, const Bel *X, int w, int z, int lower, Bel *out) {
-    const Board *b = se->b;
-    Emit em = {se, out, lower, z, kill_mask(b, se->ca, lower), kill_mask(b, se->cb, lower)};
-    memset(out, 0, sizeof *out);
-    u128 need = 0, w0 = b->bit[w];
-    int slide = 0;
-    for (int j = 0; j < b->nslide[w]; j++) slide |= b->slide[w][j] == z;
-    if (!slide)
+/* The placements of X that give each worker's swing its pivot. */
+static void bel_pivots(const Turn *tn, const Bel *X, Bel *out) {
+    const Board *b = tn->se->b;
+    *out = *X;
+    for (int i = 0; i < tn->nw; i++) {
+        int w = tn->from[i], z = tn->to[i], slide = 0;
+        u128 need = 0;
+        for (int j = 0; j < b->nslide[w]; j++) slide |= b->slide[w][j] == z;
+        if (slide) continue;
         for (int j = 0; j < b->nswing[w]; j++)
             for (int k = 0; k < b->nz[w][j]; k++)
                 if (b->swing_z[w][j][k] == z) need |= b->bit[b->swing_y[w][j]];
+        if (tn->nw == 2 && (need & b->bit[tn->from[1 - i]])) continue;  /* the other worker is the pivot */
+        for (int a = 0; a < NROW; a++)
+            if (!(a < NH && (b->bit[a] & need))) out->row[a] &= need;
+    }
+}
+
+/* The placements after the workers' turn, from X. */
+static void bel_step(const Turn *tn, const Bel *X, Bel *out) {
+    const Board *b = tn->se->b;
+    Bel P;
+    bel_pivots(tn, X, &P);
+    memset(out, 0, sizeof *out);
+    u128 w0 = 0;
+    for (int i = 0; i < tn->nw; i++) w0 |= b->bit[tn->from[i]];
     for (int a = 0; a < NROW; a++) {
-        u128 S = X->row[a];
-        if (!slide && !(a < NH && (b->bit[a] & need))) S &= need;
+        u128 S = P.row[a];
         if (!S) continue;
         if (a == GONE) {
-            emit(&em, -1, (step(S & ~GBIT, w0) & b->free_m) | (S & GBIT));
+            emit(tn, out, -1, (step(S & ~GBIT, w0) & b->free_m) | (S & GBIT));
             continue;
         }
         int ma[BKIDS], k;
@@ -985,14 +1022,14 @@ static void bel_step(const Search *se, const Bel *X, int w, int z, int lower, Be
         if (far) {  /* B not next to A: each moves on its own */
             u128 SB = (step(far & ~GBIT, w0) & b->free_m) | (far & GBIT);
             k = moves_from(b, a, w0, ma);
-            for (int i = 0; i < k; i++) emit(&em, ma[i], SB);
+            for (int i = 0; i < k; i++) emit(tn, out, ma[i], SB);
         }
         while (adj) {  /* B next to A: each may swing around the other */
             u128 one = adj & -adj;
             adj ^= one;
             u128 SB = step(one, w0 | b->bit[a]) & b->free_m;
             k = moves_from(b, a, w0 | one, ma);
-            for (int i = 0; i < k; i++) emit(&em, ma[i], SB);
+            for (int i = 0; i < k; i++) emit(tn, out, ma[i], SB);
         }
     }
 }
@@ -1003,22 +1040,22 @@ static int bel_empty(const Bel *X) {
     return 1;
 }
 
-static u128 bel_key(const Search *se, int w, int lower, int turns) {
-    return (u128)(w | lower << 8 | turns << 17 | (se->ca + 1) << 24 | (se->cb + 1) << 26 | 1 << 30);
+static u128 bel_key(const Search *se, const unsigned char *wk, int nw, int lower, int turns) {
+    return pack(wk, nw, lower) | (u128)(turns | (se->ca + 1) << 8 | (se->cb + 1) << 10 | 1 << 12) << 32;
 }
 
 /* Takes out of X what is known refuted with `turns` or more turns; 1 if something is left. */
-static int bel_unrefuted(const Search *se, int w, int lower, int turns, Bel *X) {
+static int bel_unrefuted(const Search *se, const unsigned char *wk, int nw, int lower, int turns, Bel *X) {
     for (int t = turns; t <= turns + 2 && t <= se->max_turns; t++) {
-        int i = get(&se->bknown, bel_key(se, w, lower, t));
+        int i = get(&se->bknown, bel_key(se, wk, nw, lower, t));
         if (i)
             for (int a = 0; a < NROW; a++) X->row[a] &= ~se->bels[i - 1].row[a];
     }
     return !bel_empty(X);
 }
 
-static int bel_refute(Search *se, int w, int lower, int turns, const Bel *X) {
-    u128 key = bel_key(se, w, lower, turns);
+static int bel_refute(Search *se, const unsigned char *wk, int nw, int lower, int turns, const Bel *X) {
+    u128 key = bel_key(se, wk, nw, lower, turns);
     int i = get(&se->bknown, key);
     if (!i) {
         if (se->nbels == BELS_LIMIT) {
@@ -1041,7 +1078,7 @@ static int bel_refute(Search *se, int w, int lower, int turns, const Bel *X) {
 }
 
 /* The escorts' hexes in the placements: A's and B's. */
-static void bel_hexes(const Bel *X, u128 *ha, u128 *hb, const Board *b) {
+static void bel_hexes(const Board *b, const Bel *X, u128 *ha, u128 *hb) {
     *ha = *hb = 0;
     for (int a = 0; a < NROW; a++)
         if (X->row[a]) {
@@ -1050,169 +1087,297 @@ static void bel_hexes(const Bel *X, u128 *ha, u128 *hb, const Board *b) {
         }
 }
 
-typedef struct { int est, tour, z, nl; } BKid;
+typedef struct { int est, sum, seq, nw, nl, fin; unsigned char to[2], wk[2]; size_t bel; } BKid;
 
-/* dfs for the worker on w (class se->cw) with the escorts on any of the placements X: 1 if a plan of `budget`
- * turns exists (the worker's hexes in bpath), 0 if not, < 0 to stop. occ3: the relaxation's sets of the worker,
- * A and B (NULL: no such escort), as for dfs. */
-static int bdfs(Search *se, int w, int lower, Bel *X, int budget, u128 *const occ3[3], int depth) {
-    const Board *b = se->b;
-    int S = se->S, cw = se->cw, wh = w & 63;
-    se->nodes++;
-    if (se->timed && now() > se->deadline) return OUT_OF_TIME;
-    if (!bel_unrefuted(se, w, lower, budget, X)) return 0;
-    u128 ha, hb;
-    bel_hexes(X, &ha, &hb, b);
-    int dests[BKIDS], nd = moves_from(b, wh, ha | hb, dests), nk = 0;
-    BKid kids[BKIDS];
-    Bel *bk = se->bkids + (size_t)depth * BKIDS;
-    for (int e = 0; e < nd; e++) {
-        int z = dests[e], g = b->group_at[z], nl = lower;
-        if (!(b->bit[z] & occ3[0][1])) continue;
-        if (g >= 0 && (lower >> g & 1)) {
-            if (DEAD[1 << cw | 1 << b->gsym[g]] >> cw & 1) continue;  /* the worker would fall */
-            nl &= ~(1 << g);
-        }
-        int s = b->local[cw][nl], tour = s ? b->tour[cw][z << b->nt[cw] | s] : 0;
-        if (tour >= budget) continue;
-        bel_step(se, X, wh, z, lower, &bk[nk]);
-        if (bel_empty(&bk[nk])) continue;
-        if (!s) {  /* done */
-            se->bpath[depth] = z;
-            se->bend = depth + 1;
-            return 1;
-        }
-        u128 ca, cb2;
-        bel_hexes(&bk[nk], &ca, &cb2, b);
-        u128 all = ca | cb2 | b->bit[z];
-        int front = 0;
-        for (int q = 0; q < b->ng; q++) {
-            if (!(nl >> q & 1)) continue;
-            const int *d = b->frontd[b->ghex[q]];
-            int mn = FAR;
-            for (u128 m = all; m; m &= m - 1) {
-                int x = b->hex_of[low_bit_index(m & -m)];
-                if (d[x] < mn) mn = d[x];
-            }
-            if (mn > front) front = mn;
-        }
-        int est = tour > front ? tour : front;
-        if (est >= budget) continue;
-        kids[nk] = (BKid){est, tour, z, nl};
-        nk++;
-    }
-    int order[BKIDS];
-    for (int i = 0; i < nk; i++) {  /* by (bound, tour), stably */
-        int j = i;
-        for (; j > 0 && (kids[order[j - 1]].est > kids[i].est
-                         || (kids[order[j - 1]].est == kids[i].est && kids[order[j - 1]].tour > kids[i].tour)); j--)
-            order[j] = order[j - 1];
-        order[j] = i;
-    }
-    u128 *cocc = se->occ + (size_t)(depth + 1) * MAXK * S;
-    for (int i = 0; i < nk; i++) {
-        const BKid *k = &kids[order[i]];
-        Bel *Y = &bk[order[i]];
-        int zc = cw << 6 | k->z;
-        if (!bel_unrefuted(se, zc, k->nl, budget - 1, Y)) continue;
-        u128 ya, yb;
-        bel_hexes(Y, &ya, &yb, b);
-        Tok toks[3];
-        const u128 *init[3];
-        u128 *cocc3[3] = {cocc, NULL, NULL};
-        int nt = 0;
-        tok_of(b, cw, b->bit[k->z], k->nl, &toks[nt]);
-        init[nt++] = occ3[0] + 1;
-        if (ya) {
-            tok_of(b, se->ca, ya, k->nl, &toks[nt]);
-            cocc3[1] = cocc + (size_t)nt * S;
-            init[nt++] = occ3[1] + 1;
-        }
-        if (yb) {
-            tok_of(b, se->cb, yb, k->nl, &toks[nt]);
-            cocc3[2] = cocc + (size_t)nt * S;
-            init[nt++] = occ3[2] + 1;
-        }
-        se->relaxations++;
-        int ok = relax_run(&se->rx, toks, nt, k->nl, budget - 1, init, cocc);
-        if (ok < 0) return ok;
-        if (ok) {
-            int got = bdfs(se, zc, k->nl, Y, budget - 1, cocc3, depth + 1);
-            if (got) {
-                if (got > 0) se->bpath[depth] = k->z;
-                return got;
-            }
-        }
-        if (!bel_refute(se, zc, k->nl, budget - 1, Y)) return NO_MEMORY;
-    }
-    if (!bel_refute(se, w, lower, budget, X)) return NO_MEMORY;
-    return 0;
+/* Whether a Bel pool holds room for `more`; 0 when out of memory. */
+static int bel_room(Search *se, size_t more) {
+    if (se->nbkids + more <= se->capbkids) return 1;
+    size_t cap = (se->nbkids + more) * 2;
+    Bel *bs = realloc(se->bkids, cap * sizeof(Bel));
+    if (!bs) return 0;
+    se->bkids = bs;
+    se->capbkids = cap;
+    return 1;
 }
 
-/* The plan found by bdfs from depth d0 (the worker on w, the escorts as in X), escorts' moves included, into path:
- * the placements forward, then back from one at the end, a move of the escorts that leads to each; 0 if none
- * does (a bug: the search and this disagree). */
-static int bel_record(Search *se, int d0, int w, int lower, const Bel *X) {
+/* Sets up the turn of the workers wk (nw of them, codes) to `to`: 0 if a worker with work left falls to another
+ * worker or a Lower token; else the workers with work left after it (codes, sorted) in nwk/nn, the Lower tokens
+ * left in *nl and the worker finishing now in tn->fin. */
+static int bel_turn(const Search *se, const unsigned char *wk, int nw, int lower, const int *to, Turn *tn,
+                    unsigned char *nwk, int *nn, int *nl) {
     const Board *b = se->b;
-    int T = se->bend - d0, ws[MAXT + 2], lows[MAXT + 2];
-    Bel *E = se->bsets;
-    E[0] = *X;
-    ws[0] = w;
-    lows[0] = lower;
-    for (int t = 0; t < T; t++) {
-        int z = se->bpath[d0 + t], g = b->group_at[z];
-        bel_step(se, &E[t], ws[t], z, lows[t], &E[t + 1]);
-        ws[t + 1] = z;
-        lows[t + 1] = g >= 0 ? lows[t] & ~(1 << g) : lows[t];
+    unsigned char dests[2] = {0, 0}, left[2];
+    int k;
+    for (int i = 0; i < nw; i++) dests[i] = (unsigned char)to[i];
+    *nl = resolve(b, wk, nw, lower, dests, left, &k);
+    tn->se = se;
+    tn->nw = nw;
+    tn->lower = lower;
+    tn->fin = -1;
+    tn->fin_row = GONE;
+    tn->zmask = 0;
+    *nn = 0;
+    for (int i = 0; i < nw; i++) {
+        int c = wk[i] >> 6, alive = 0;
+        tn->from[i] = wk[i] & 63;
+        tn->to[i] = to[i];
+        tn->cls[i] = c;
+        tn->zmask |= b->bit[to[i]];
+        for (int j = 0; j < k; j++) alive |= left[j] == (unsigned char)(c << 6 | to[i]);
+        if (b->local[c][*nl]) {
+            if (!alive) return 0;
+            nwk[(*nn)++] = (unsigned char)(c << 6 | to[i]);
+        } else if (*nl) {
+            tn->fin = i;
+            tn->fin_row = alive ? to[i] : GONE;
+        }
     }
-    int ra = 0;
-    while (!E[T].row[ra]) ra++;
-    u128 rb = E[T].row[ra] & -E[T].row[ra];
-    for (int t = T - 1; t >= 0; t--) {
-        int z = se->bpath[d0 + t], found = 0;
-        for (int pa = 0; pa < NROW && !found; pa++) {
-            if (ra != GONE && (pa == GONE || b->frontd[pa][ra] > 2)) continue;
-            for (u128 m = E[t].row[pa]; m && !found; m &= m - 1) {
+    tn->ca = se->ca;
+    tn->cb = se->cb;
+    tn->killa = kill_mask(b, se->ca, lower);
+    tn->killb = kill_mask(b, se->cb, lower);
+    return 1;
+}
+
+/* The relaxation of child k (of the parent's workers wk), escort A starting on the hexes ya and B on yb, into cocc
+ * as dfs does; cocc4: the child's sets per role (as occ4). */
+static int relax_child(Search *se, const BKid *k, const unsigned char *wk, int nw, u128 ya, u128 yb,
+                       u128 *const occ4[4], int turns, u128 *cocc, u128 **cocc4) {
+    const Board *b = se->b;
+    int S = se->S, nt = 0;
+    Tok toks[4];
+    const u128 *init[4];
+    cocc4[0] = cocc4[1] = cocc4[2] = cocc4[3] = NULL;
+    for (int j = 0; j < k->nw; j++) {  /* the workers left, each from its own sets */
+        int from = 0;
+        for (int w = 0; w < nw; w++)
+            if ((wk[w] >> 6) == (k->wk[j] >> 6)) from = w;
+        tok_of(b, k->wk[j] >> 6, b->bit[k->wk[j] & 63], k->nl, &toks[nt]);
+        cocc4[j] = cocc + (size_t)nt * S;
+        init[nt++] = occ4[from] + 1;
+    }
+    if (ya) {
+        tok_of(b, se->ca, ya, k->nl, &toks[nt]);
+        cocc4[2] = cocc + (size_t)nt * S;
+        init[nt++] = (k->fin >= 0 ? occ4[k->fin] : occ4[2]) + 1;
+    }
+    if (yb) {
+        tok_of(b, se->cb, yb, k->nl, &toks[nt]);
+        cocc4[3] = cocc + (size_t)nt * S;
+        init[nt++] = occ4[3] + 1;
+    }
+    se->relaxations++;
+    return relax_run(&se->rx, toks, nt, k->nl, turns, init, cocc);
+}
+
+/* dfs for the workers wk (nw codes, sorted) with the escorts on any of the placements X: 1 if a plan of `budget`
+ * turns exists (the turns in bturn), 0 if not, < 0 to stop. occ4: the relaxation's sets of the workers, escort A and
+ * escort B (NULL: none), as for dfs. */
+static int bdfs(Search *se, const unsigned char *wk, int nw, int lower, const Bel *X0, int budget, u128 *const occ4[4],
+                int depth) {
+    const Board *b = se->b;
+    int S = se->S;
+    Bel own = *X0, *X = &own;  /* X0 may lie in the pool of children, which moves when it grows */
+    int ca = se->ca;  /* restored on the way out: a child whose worker finished has escort A */
+    se->nodes++;
+    if (se->timed && now() > se->deadline) return OUT_OF_TIME;
+    if (!bel_unrefuted(se, wk, nw, lower, budget, X)) return 0;
+    u128 ha, hb, piv[2];
+    bel_hexes(b, X, &ha, &hb);
+    int lists[2][BKIDS], nlist[2] = {1, 1};
+    for (int i = 0; i < nw; i++) {
+        int a = wk[i] & 63, c = wk[i] >> 6, d[BKIDS], nd;
+        piv[i] = ha | hb | (nw == 2 ? b->bit[wk[1 - i] & 63] : 0);
+        nd = moves_from(b, a, piv[i], d);
+        nlist[i] = 0;
+        for (int e = 0; e < nd; e++) {
+            int g = b->group_at[d[e]];
+            if (!(b->bit[d[e]] & occ4[i][1])) continue;
+            if (g >= 0 && (lower >> g & 1) && (DEAD[1 << c | 1 << b->gsym[g]] >> c & 1)) continue;  /* it falls */
+            lists[i][nlist[i]++] = d[e];
+        }
+        if (!nlist[i]) break;
+    }
+    size_t base = se->nbkids;
+    int nk = 0, cap = nlist[0] * (nw == 2 ? nlist[1] : 1);
+    BKid *kids = malloc(sizeof(BKid) * (size_t)(cap ? cap : 1));
+    if (!kids || !bel_room(se, (size_t)cap)) {
+        free(kids);
+        return NO_MEMORY;
+    }
+    int result = 0;
+    for (int p = 0; p < nlist[0] && nlist[nw - 1]; p++)
+        for (int q = 0; q < (nw == 2 ? nlist[1] : 1); q++) {
+            int to[2] = {lists[0][p], nw == 2 ? lists[1][q] : 0}, nn, nl;
+            unsigned char nwk[2];
+            Turn tn;
+            if (!bel_turn(se, wk, nw, lower, to, &tn, nwk, &nn, &nl)) continue;
+            if (!nl) {  /* the last Lower token falls: done if some placement allows the swings */
+                Bel P;
+                bel_pivots(&tn, X, &P);
+                if (bel_empty(&P)) continue;
+                for (int i = 0; i < nw; i++) se->bturn[depth][i] = to[i];
+                se->bend = depth + 1;
+                result = 1;
+                goto out;
+            }
+            int sum = 0, worst = 0;
+            for (int i = 0; i < nn; i++) {
+                int c = nwk[i] >> 6, x = nwk[i] & 63, t = b->tour[c][x << b->nt[c] | b->local[c][nl]];
+                sum += t;
+                if (t > worst) worst = t;
+            }
+            if (worst >= budget) continue;
+            Bel *Y = &se->bkids[base + (size_t)nk];
+            bel_step(&tn, X, Y);
+            if (bel_empty(Y)) continue;
+            u128 ya, yb, all = 0;
+            bel_hexes(b, Y, &ya, &yb);
+            all = ya | yb;
+            for (int i = 0; i < nw; i++) all |= b->bit[to[i]];
+            int front = 0;
+            for (int g = 0; g < b->ng; g++) {
+                if (!(nl >> g & 1)) continue;
+                const int *d = b->frontd[b->ghex[g]];
+                int mn = FAR;
+                for (u128 m = all; m; m &= m - 1) {
+                    int x = b->hex_of[low_bit_index(m & -m)];
+                    if (d[x] < mn) mn = d[x];
+                }
+                if (mn > front) front = mn;
+            }
+            int est = worst > front ? worst : front;
+            if (est >= budget) continue;
+            BKid *k = &kids[nk];
+            k->est = est;
+            k->sum = sum;
+            k->seq = nk;
+            k->nw = nn;
+            k->nl = nl;
+            k->fin = tn.fin;
+            k->bel = base + (size_t)nk;
+            for (int i = 0; i < nw; i++) k->to[i] = (unsigned char)to[i];
+            for (int i = 0; i < nn; i++) k->wk[i] = nwk[i];
+            nk++;
+        }
+    se->nbkids = base + (size_t)nk;
+    for (int i = 1; i < nk; i++)  /* by (bound, sum of the workers' tours), stably */
+        for (int j = i; j > 0; j--) {
+            BKid *x = &kids[j - 1], *y = &kids[j];
+            if (x->est < y->est || (x->est == y->est && (x->sum < y->sum || (x->sum == y->sum && x->seq < y->seq))))
+                break;
+            BKid t = *x;
+            *x = *y;
+            *y = t;
+        }
+    u128 *cocc = se->occ + (size_t)(depth + 1) * MAXK * S;
+    for (int i = 0; i < nk; i++) {
+        const BKid *k = &kids[i];
+        if (k->fin >= 0) se->ca = wk[k->fin] >> 6;  /* the worker that finished: escort A from now on */
+        Bel *Y = &se->bkids[k->bel];
+        if (bel_unrefuted(se, k->wk, k->nw, k->nl, budget - 1, Y)) {
+            u128 *cocc4[4], ya, yb;
+            bel_hexes(b, Y, &ya, &yb);
+            int ok = relax_child(se, k, wk, nw, ya, yb, occ4, budget - 1, cocc, cocc4);
+            if (ok < 0) {
+                result = ok;
+                goto out;
+            }
+            if (ok) {
+                int got = bdfs(se, k->wk, k->nw, k->nl, &se->bkids[k->bel], budget - 1, cocc4, depth + 1);
+                if (got) {
+                    if (got > 0)
+                        for (int j = 0; j < nw; j++) se->bturn[depth][j] = k->to[j];
+                    result = got;
+                    goto out;
+                }
+            }
+            if (!bel_refute(se, k->wk, k->nw, k->nl, budget - 1, &se->bkids[k->bel])) {
+                result = NO_MEMORY;
+                goto out;
+            }
+        }
+        se->ca = ca;
+    }
+    if (!bel_refute(se, wk, nw, lower, budget, X)) result = NO_MEMORY;
+out:
+    se->ca = ca;
+    se->nbkids = base;
+    free(kids);
+    return result;
+}
+
+/* The plan bdfs found from depth d0 (workers wk0, escorts on the placements X0) into path, the escorts' moves
+ * included: the placements forward along the workers' turns, then back from one at the end, for each turn a
+ * placement and escort moves that lead to the next one; 0 if none does (a bug: bdfs and this disagree). */
+static int bel_record(Search *se, int d0, const unsigned char *wk0, int nw0, int lower0, const Bel *X0) {
+    const Board *b = se->b;
+    int T = se->bend - d0, nws[MAXT + 2], lows[MAXT + 2], ca0 = se->ca;
+    unsigned char wks[MAXT + 2][2];
+    Turn *tns = malloc(sizeof(Turn) * (size_t)T);
+    Bel *E = se->bsets;
+    if (!tns) return 0;
+    E[0] = *X0;
+    memcpy(wks[0], wk0, (size_t)nw0);
+    nws[0] = nw0;
+    lows[0] = lower0;
+    for (int t = 0; t < T; t++) {
+        bel_turn(se, wks[t], nws[t], lows[t], se->bturn[d0 + t], &tns[t], wks[t + 1], &nws[t + 1], &lows[t + 1]);
+        if (tns[t].fin >= 0) se->ca = tns[t].cls[tns[t].fin];
+        if (t + 1 < T) bel_step(&tns[t], &E[t], &E[t + 1]);
+    }
+    se->ca = ca0;
+    int ra = -2, ok = 1;
+    u128 rb = 0;
+    for (int t = T - 1; t >= 0 && ok; t--) {
+        const Turn *tn = &tns[t];
+        u128 w0 = 0;
+        for (int i = 0; i < tn->nw; i++) w0 |= b->bit[tn->from[i]];
+        ok = 0;
+        for (int pa = 0; pa < NROW && !ok; pa++) {
+            if (ra >= 0 && ra != GONE && tn->fin < 0 && (pa == GONE || b->frontd[pa][ra] > 2)) continue;
+            for (u128 m = E[t].row[pa]; m && !ok; m &= m - 1) {
                 u128 one = m & -m;
                 int pb = bit_hex(b, one);
-                if (rb != GBIT && (pb < 0 || b->frontd[pb][bit_hex(b, rb)] > 2)) continue;
-                Bel single;
+                if (ra != -2 && rb != GBIT && (pb < 0 || b->frontd[pb][bit_hex(b, rb)] > 2)) continue;
+                Bel single, P;
                 memset(&single, 0, sizeof single);
                 single.row[pa] = one;
+                bel_pivots(tn, &single, &P);
+                if (bel_empty(&P)) continue;  /* this placement does not give the workers' swings their pivots */
                 int ma[BKIDS], mb[BKIDS], na = 1, nb = 1;
                 ma[0] = mb[0] = -1;
-                if (pa != GONE) na = moves_from(b, pa, b->bit[ws[t]] | (pb >= 0 ? one : 0), ma);
-                if (pb >= 0) nb = moves_from(b, pb, b->bit[ws[t]] | (pa != GONE ? b->bit[pa] : 0), mb);
-                Bel next;
-                bel_step(se, &single, ws[t], z, lows[t], &next);  /* this placement allows the worker's move */
-                if (bel_empty(&next)) continue;
-                for (int i = 0; i < na && !found; i++)
-                    for (int j = 0; j < nb && !found; j++) {
+                if (pa != GONE) na = moves_from(b, pa, w0 | (pb >= 0 ? one : 0), ma);
+                if (pb >= 0) nb = moves_from(b, pb, w0 | (pa != GONE ? b->bit[pa] : 0), mb);
+                for (int i = 0; i < na && !ok; i++)
+                    for (int j = 0; j < nb && !ok; j++) {
                         int a2;
                         u128 b2;
-                        if (!fate(se, lows[t], z, ma[i], mb[j], &a2, &b2) || a2 != ra || b2 != rb) continue;
-                        unsigned char ups[3], dd[3];
+                        if (ra != -2 && (!fate(tn, ma[i], mb[j], &a2, &b2) || a2 != ra || b2 != rb)) continue;
+                        unsigned char ups[4], dd[4];
                         int n = 0;
-                        ups[n] = (unsigned char)(se->cw << 6 | ws[t]);
-                        dd[n++] = (unsigned char)z;
+                        for (int w = 0; w < tn->nw; w++) {
+                            ups[n] = (unsigned char)(tn->cls[w] << 6 | tn->from[w]);
+                            dd[n++] = (unsigned char)tn->to[w];
+                        }
                         if (pa != GONE) {
-                            ups[n] = (unsigned char)(se->ca << 6 | pa);
+                            ups[n] = (unsigned char)(tn->ca << 6 | pa);
                             dd[n++] = (unsigned char)ma[i];
                         }
                         if (pb >= 0) {
-                            ups[n] = (unsigned char)(se->cb << 6 | pb);
+                            ups[n] = (unsigned char)(tn->cb << 6 | pb);
                             dd[n++] = (unsigned char)mb[j];
                         }
                         record(se, d0 + t, ups, n, dd);
                         ra = pa;
                         rb = one;
-                        found = 1;
+                        ok = 1;
                     }
             }
         }
-        if (!found) return 0;
     }
-    return 1;
+    free(tns);
+    return ok;
 }
 
 /* Search._dfs: 1 if a plan of `budget` turns exists from here (recorded in path), 0 if not, < 0 to stop. */
@@ -1222,29 +1387,25 @@ static int dfs(Search *se, const unsigned char *ups, int n, int lower, int budge
     se->nodes++;
     if (se->timed && now() > se->deadline) return OUT_OF_TIME;
     u128 self = pack(ups, n, lower);
-    if (se->escorts && n <= 3) {  /* one worker and one or two escorts: their search */
-        int wk = -1, nw = 0, es[2], ne = 0;
+    if (se->escorts && n <= 3) {  /* workers (one, or two of different classes) and escorts: their search */
+        int wi[2], nw = 0, es[2], ne = 0;
         for (int i = 0; i < n; i++) {
-            if (b->local[ups[i] >> 6][lower]) {
-                wk = i;
-                nw++;
-            } else {
-                es[ne++] = i;
-            }
+            if (!b->local[ups[i] >> 6][lower]) es[ne++] = i;
+            else if (nw < 2) wi[nw++] = i;
         }
-        if (nw == 1 && ne) {
+        if (ne && nw && ne + nw == n && (nw == 1 || ups[wi[0]] >> 6 != ups[wi[1]] >> 6)) {
             Bel X;
+            unsigned char wk[2];
             memset(&X, 0, sizeof X);
-            se->cw = ups[wk] >> 6;
+            for (int i = 0; i < nw; i++) wk[i] = ups[wi[i]];
             se->ca = ne == 2 ? ups[es[0]] >> 6 : -1;
             se->cb = ups[es[ne - 1]] >> 6;
             X.row[ne == 2 ? (ups[es[0]] & 63) : GONE] = b->bit[ups[es[ne - 1]] & 63];
-            u128 *o3[3] = {(u128 *)occ + (size_t)wk * S, ne == 2 ? (u128 *)occ + (size_t)es[0] * S : NULL,
-                           (u128 *)occ + (size_t)es[ne - 1] * S};
+            u128 *o4[4] = {(u128 *)occ + (size_t)wi[0] * S, nw == 2 ? (u128 *)occ + (size_t)wi[1] * S : NULL,
+                           ne == 2 ? (u128 *)occ + (size_t)es[0] * S : NULL, (u128 *)occ + (size_t)es[ne - 1] * S};
             se->nodes--;  /* counted there */
-            Bel X0 = X;
-            int got = bdfs(se, ups[wk], lower, &X, budget, o3, depth);
-            if (got > 0) return bel_record(se, depth, ups[wk] & 63, lower, &X0) ? 1 : BROKEN;
+            int got = bdfs(se, wk, nw, lower, &X, budget, o4, depth);
+            if (got > 0) return bel_record(se, depth, wk, nw, lower, &X) ? 1 : BROKEN;
             if (got < 0) return got;
             if (!put(&se->known, self, budget + 1)) return NO_MEMORY;
             return 0;
@@ -1528,7 +1689,8 @@ int ropasci_solve(const int *tables, int n, const int *ups_in, int max_turns, do
     se->kids = malloc(sizeof(Child) * se->capkids);
     se->capcombos = 1024;
     se->combos = malloc(sizeof(Combo) * se->capcombos);
-    se->bkids = malloc(sizeof(Bel) * (size_t)(max_turns + 2) * BKIDS);
+    se->capbkids = 1024;
+    se->bkids = malloc(sizeof(Bel) * se->capbkids);
     se->bsets = malloc(sizeof(Bel) * (size_t)(max_turns + 2));
     if (!r->front || !r->piv || !r->newocc || !r->lv || !r->lm || !se->occ || !se->byclass || !se->kids
         || !se->combos || !se->bkids || !se->bsets || !known_init(&se->bknown, 1 << 10)
