@@ -18,12 +18,12 @@ is the bound the iterative deepening proved, which meets the solution's length. 
 builds (``ROPASCI_NATIVE=0`` times the Python twin).
 
 Figures (``nice -n 5 python benchmarks/puzzles.py --repeat 3``, C core, shared 2-core VM, two other CPU-bound
-jobs): under 1 s: 134/134; slowest: far-3x9-17 0.49 s, far-3x9-9 0.46 s, far-3x9-16 0.16 s, mixed-4x6-7 0.16 s,
-mixed-3x4-4 0.15 s. The Python twin on the 70 positions of the library and the mixed/same groups: 59 of 70, the worst
-11.3 s. With ``--course-count 160 --files benchmarks/puzzle-positions/tour-17.json``: 317 of 321, the worst
-far-3x9-73 1.66 s, far-3x9-106 1.26 s, far-3x9-105 1.04 s, far-3x9-102 1.02 s; tour-17 0.06 s (7.1 s before the
-search of a worker with escorts; ``docs/puzzles.md``, "Where it is still slow"). ``ROPASCI_ESCORTS=0`` times the
-C core's joint search alone.
+jobs): under 1 s: 165/166; slowest: duo-3x9-32 1.30 s, far-3x9-17 0.54 s, far-3x9-9 0.51 s, duo-3x9-3 0.50 s,
+far-3x9-16 0.17 s. The Python twin on the 70 positions of the library and the mixed/same groups: 59 of 70, the worst
+11.3 s. With ``--course-count 160 --files benchmarks/puzzle-positions/tour-17.json``: 475 of 481, the worst
+far-3x9-73 1.77 s, far-3x9-106 1.34 s, duo-3x9-32 1.31 s, duo-3x9-151 1.26 s, far-3x9-105 1.09 s; tour-17 0.07 s (7.1 s
+before the search of workers with escorts; ``docs/puzzles.md``, "Where it is still slow"). ``ROPASCI_ESCORTS=0``
+times the C core's joint search alone.
 """
 from __future__ import annotations
 

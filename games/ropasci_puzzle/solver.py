@@ -17,10 +17,10 @@ position is dead when some Lower token has no predator left or none can reach it
 
 ``solve`` runs this search in C (``solver.c``, ``NativeSearch``: the same nodes, 30 to 70 times faster) when the
 core builds; ``Search`` is its Python twin, used with ``ROPASCI_NATIVE=0`` or without a compiler. The C core also
-searches a position of one worker (the only token with targets left) and one or two escorts over the worker's
-moves alone, the escorts as the set of placements its moves leave possible (``docs/puzzles.md``, "A worker with
-escorts"): the course's tours take hundredths of a second instead of seconds. ``ROPASCI_ESCORTS=0`` turns that off,
-leaving the twins' common search.
+searches a position of workers (tokens with targets left: one, or two of different classes) and escorts (one or
+two, with none) over the workers' moves alone, the escorts as the set of placements those moves leave possible
+(``docs/puzzles.md``, "Workers with escorts"): the course's tours take hundredths of a second instead of seconds.
+``ROPASCI_ESCORTS=0`` turns that off, leaving the twins' common search.
 """
 from __future__ import annotations
 
