@@ -696,7 +696,21 @@ static int relax_run(Relax *r, const Tok *toks, int k, int lower, int turns, con
 #define GBIT ((u128)1 << 127)
 #define BKIDS 18     /* a token's moves at most: the hexes within two */
 #define BELS_LIMIT 50000 /* refuted placement sets kept (50 MB); the table starts afresh beyond */
-typedef struct { u128 row[NROW]; } Bel;
+typedef struct { uint64_t used; u128 row[NROW]; } Bel;  /* used: the rows that are not empty (the others unset) */
+
+static inline void bel_or(Bel *X, int a, u128 v) {
+    if (!v) return;
+    if (X->used >> a & 1) {
+        X->row[a] |= v;
+    } else {
+        X->row[a] = v;
+        X->used |= (uint64_t)1 << a;
+    }
+}
+
+static inline void bel_and(Bel *X, int a, u128 v) {  /* for a row in use */
+    if (!(X->row[a] &= v)) X->used &= ~((uint64_t)1 << a);
+}
 
 typedef struct {
     int est[3], seq, nl, n;
@@ -973,14 +987,14 @@ static void emit(const Turn *tn, Bel *out, int a2, u128 SB) {
     if (rest) {  /* no battle but with the Lower tokens */
         int ra = tn->fin >= 0 ? tn->fin_row : a2 < 0 || (tn->killa & b->bit[a2]) ? GONE : a2;
         u128 dead = rest & tn->killb;
-        out->row[ra] |= (rest & ~dead) | (dead ? GBIT : 0);
+        bel_or(out, ra, (rest & ~dead) | (dead ? GBIT : 0));
     }
     while (spec) {  /* a battle with a worker, or between the escorts */
         u128 one = spec & -spec;
         spec ^= one;
         int ra;
         u128 rb;
-        if (fate(tn, a2, bit_hex(b, one), &ra, &rb)) out->row[ra] |= rb;
+        if (fate(tn, a2, bit_hex(b, one), &ra, &rb)) bel_or(out, ra, rb);
     }
 }
 
@@ -997,8 +1011,10 @@ static void bel_pivots(const Turn *tn, const Bel *X, Bel *out) {
             for (int k = 0; k < b->nz[w][j]; k++)
                 if (b->swing_z[w][j][k] == z) need |= b->bit[b->swing_y[w][j]];
         if (tn->nw == 2 && (need & b->bit[tn->from[1 - i]])) continue;  /* the other worker is the pivot */
-        for (int a = 0; a < NROW; a++)
-            if (!(a < NH && (b->bit[a] & need))) out->row[a] &= need;
+        for (uint64_t u = out->used; u; u &= u - 1) {
+            int a = __builtin_ctzll(u);
+            if (!(a < NH && (b->bit[a] & need))) bel_and(out, a, need);
+        }
     }
 }
 
@@ -1007,12 +1023,12 @@ static void bel_step(const Turn *tn, const Bel *X, Bel *out) {
     const Board *b = tn->se->b;
     Bel P;
     bel_pivots(tn, X, &P);
-    memset(out, 0, sizeof *out);
+    out->used = 0;
     u128 w0 = 0;
     for (int i = 0; i < tn->nw; i++) w0 |= b->bit[tn->from[i]];
-    for (int a = 0; a < NROW; a++) {
+    for (uint64_t u = P.used; u; u &= u - 1) {
+        int a = __builtin_ctzll(u);
         u128 S = P.row[a];
-        if (!S) continue;
         if (a == GONE) {
             emit(tn, out, -1, (step(S & ~GBIT, w0) & b->free_m) | (S & GBIT));
             continue;
@@ -1035,9 +1051,7 @@ static void bel_step(const Turn *tn, const Bel *X, Bel *out) {
 }
 
 static int bel_empty(const Bel *X) {
-    for (int a = 0; a < NROW; a++)
-        if (X->row[a]) return 0;
-    return 1;
+    return !X->used;
 }
 
 static u128 bel_key(const Search *se, const unsigned char *wk, int nw, int lower, int turns) {
@@ -1048,8 +1062,13 @@ static u128 bel_key(const Search *se, const unsigned char *wk, int nw, int lower
 static int bel_unrefuted(const Search *se, const unsigned char *wk, int nw, int lower, int turns, Bel *X) {
     for (int t = turns; t <= turns + 2 && t <= se->max_turns; t++) {
         int i = get(&se->bknown, bel_key(se, wk, nw, lower, t));
-        if (i)
-            for (int a = 0; a < NROW; a++) X->row[a] &= ~se->bels[i - 1].row[a];
+        if (i) {
+            const Bel *R = &se->bels[i - 1];
+            for (uint64_t u = X->used & R->used; u; u &= u - 1) {
+                int a = __builtin_ctzll(u);
+                bel_and(X, a, ~R->row[a]);
+            }
+        }
     }
     return !bel_empty(X);
 }
@@ -1069,22 +1088,25 @@ static int bel_refute(Search *se, const unsigned char *wk, int nw, int lower, in
             se->bels = bs;
             se->capbels = cap;
         }
-        memset(&se->bels[se->nbels], 0, sizeof(Bel));
+        se->bels[se->nbels].used = 0;
         i = (int)++se->nbels;
         if (!put(&se->bknown, key, i)) return 0;
     }
-    for (int a = 0; a < NROW; a++) se->bels[i - 1].row[a] |= X->row[a];
+    for (uint64_t u = X->used; u; u &= u - 1) {
+        int a = __builtin_ctzll(u);
+        bel_or(&se->bels[i - 1], a, X->row[a]);
+    }
     return 1;
 }
 
 /* The escorts' hexes in the placements: A's and B's. */
 static void bel_hexes(const Board *b, const Bel *X, u128 *ha, u128 *hb) {
     *ha = *hb = 0;
-    for (int a = 0; a < NROW; a++)
-        if (X->row[a]) {
-            if (a < NH) *ha |= b->bit[a];
-            *hb |= X->row[a] & ~GBIT;
-        }
+    for (uint64_t u = X->used; u; u &= u - 1) {
+        int a = __builtin_ctzll(u);
+        if (a < NH) *ha |= b->bit[a];
+        *hb |= X->row[a] & ~GBIT;
+    }
 }
 
 typedef struct { int est, sum, seq, nw, nl, fin; unsigned char to[2], wk[2]; size_t bel; } BKid;
@@ -1335,14 +1357,15 @@ static int bel_record(Search *se, int d0, const unsigned char *wk0, int nw0, int
         for (int i = 0; i < tn->nw; i++) w0 |= b->bit[tn->from[i]];
         ok = 0;
         for (int pa = 0; pa < NROW && !ok; pa++) {
+            if (!(E[t].used >> pa & 1)) continue;
             if (ra >= 0 && ra != GONE && tn->fin < 0 && (pa == GONE || b->frontd[pa][ra] > 2)) continue;
             for (u128 m = E[t].row[pa]; m && !ok; m &= m - 1) {
                 u128 one = m & -m;
                 int pb = bit_hex(b, one);
                 if (ra != -2 && rb != GBIT && (pb < 0 || b->frontd[pb][bit_hex(b, rb)] > 2)) continue;
                 Bel single, P;
-                memset(&single, 0, sizeof single);
-                single.row[pa] = one;
+                single.used = 0;
+                bel_or(&single, pa, one);
                 bel_pivots(tn, &single, &P);
                 if (bel_empty(&P)) continue;  /* this placement does not give the workers' swings their pivots */
                 int ma[BKIDS], mb[BKIDS], na = 1, nb = 1;
@@ -1396,11 +1419,11 @@ static int dfs(Search *se, const unsigned char *ups, int n, int lower, int budge
         if (ne && nw && ne + nw == n && (nw == 1 || ups[wi[0]] >> 6 != ups[wi[1]] >> 6)) {
             Bel X;
             unsigned char wk[2];
-            memset(&X, 0, sizeof X);
+            X.used = 0;
             for (int i = 0; i < nw; i++) wk[i] = ups[wi[i]];
             se->ca = ne == 2 ? ups[es[0]] >> 6 : -1;
             se->cb = ups[es[ne - 1]] >> 6;
-            X.row[ne == 2 ? (ups[es[0]] & 63) : GONE] = b->bit[ups[es[ne - 1]] & 63];
+            bel_or(&X, ne == 2 ? (ups[es[0]] & 63) : GONE, b->bit[ups[es[ne - 1]] & 63]);
             u128 *o4[4] = {(u128 *)occ + (size_t)wi[0] * S, nw == 2 ? (u128 *)occ + (size_t)wi[1] * S : NULL,
                            ne == 2 ? (u128 *)occ + (size_t)es[0] * S : NULL, (u128 *)occ + (size_t)es[ne - 1] * S};
             se->nodes--;  /* counted there */
