@@ -17,13 +17,14 @@ the least of ``--repeat`` solves, so other work on the machine changes it less t
 is the bound the iterative deepening proved, which meets the solution's length. ``solve`` runs the C core when it
 builds (``ROPASCI_NATIVE=0`` times the Python twin).
 
-Figures (``nice -n 5 python benchmarks/puzzles.py --repeat 3``, C core, shared 2-core VM, two other CPU-bound
-jobs): under 1 s: 165/166; slowest: duo-3x9-32 1.30 s, far-3x9-17 0.54 s, far-3x9-9 0.51 s, duo-3x9-3 0.50 s,
-far-3x9-16 0.17 s. The Python twin on the 70 positions of the library and the mixed/same groups: 59 of 70, the worst
-11.3 s. With ``--course-count 160 --files benchmarks/puzzle-positions/tour-17.json``: 475 of 481, the worst
-far-3x9-73 1.77 s, far-3x9-106 1.34 s, duo-3x9-32 1.31 s, duo-3x9-151 1.26 s, far-3x9-105 1.09 s; tour-17 0.07 s (7.1 s
-before the search of workers with escorts; ``docs/puzzles.md``, "Where it is still slow"). ``ROPASCI_ESCORTS=0``
-times the C core's joint search alone.
+Figures (``python benchmarks/puzzles.py --repeat 3``, C core, the idle 2-core VM: other jobs inflate even CPU
+seconds here, up to sevenfold at load 5): under 1 s: 166/166; slowest: duo-3x9-32 0.99 s, far-3x9-17 0.49 s,
+far-3x9-9 0.47 s, duo-3x9-3 0.37 s, far-3x9-16 0.16 s. The Python twin on the 70 positions of the library and the
+mixed/same groups: 59 of 70, the worst 11.3 s. With ``--course-count 160 --files
+benchmarks/puzzle-positions/tour-17.json,benchmarks/puzzle-positions/duo-14.json``: 478 of 482, the worst duo-14
+2.12 s, far-3x9-73 1.59 s, far-3x9-106 1.21 s, far-3x9-105 1.01 s; tour-17 0.07 s (7.1 s before the search of workers
+with escorts; ``docs/puzzles.md``, "Where it is still slow"). ``ROPASCI_ESCORTS=0`` times the C core's joint search
+alone.
 """
 from __future__ import annotations
 
