@@ -1283,10 +1283,13 @@ static int bdfs(Search *se, const unsigned char *wk, int nw, int lower, const Be
             nk++;
         }
     se->nbkids = base + (size_t)nk;
-    for (int i = 1; i < nk; i++)  /* by (bound, sum of the workers' tours), stably */
+    /* By (bound, sum of the workers' tours), then the later in the workers' move lists first (swings before slides):
+     * on the duo positions that order searched 30% fewer positions than the other (duo-14: 158,837 -> 34,682),
+     * though by luck as much as by design: preferring more swings, then the list order, did worse. */
+    for (int i = 1; i < nk; i++)
         for (int j = i; j > 0; j--) {
             BKid *x = &kids[j - 1], *y = &kids[j];
-            if (x->est < y->est || (x->est == y->est && (x->sum < y->sum || (x->sum == y->sum && x->seq < y->seq))))
+            if (x->est < y->est || (x->est == y->est && (x->sum < y->sum || (x->sum == y->sum && x->seq > y->seq))))
                 break;
             BKid t = *x;
             *x = *y;
