@@ -7,15 +7,15 @@
 The set: the puzzle library, then seeded random positions per group (``mixed-UxL``: U Upper tokens of different
 symbols (a fourth repeats one) and L Lower tokens they can all beat, 0-8 blocks; ``same-3xL``: three Upper rocks and
 L Lower scissors; the course's own kind, three Upper tokens and nine Lower: ``far-3x9``, a rock, a paper and a
-scissors in a corner with three targets each in the far half, ``tour-3x9``, a rock touring nine scissors with
-the paper and the scissors as its pivots, and ``duo-3x9``, two tokens with five and four targets and the third as
-their pivot). ``--baseline`` also runs a plain joint A* (every joint move, the classic
-bound "the farthest target from its nearest predator, two hexes a turn") with that time limit per position, for
-comparison. ``--files`` adds positions from course JSON files (group "files", named by file;
-``benchmarks/puzzle-positions/`` holds the hardest found). "seconds" is the CPU time of ``solve`` (the process's),
-the least of ``--repeat`` solves, so other work on the machine changes it less than wall-clock time; "lower bound"
-is the bound the iterative deepening proved, which meets the solution's length. ``solve`` runs the C core when it
-builds (``ROPASCI_NATIVE=0`` times the Python twin).
+scissors in a corner with three targets each in the far half, ``tour-3x9``, a rock touring nine scissors with the
+paper and the scissors as its pivots, ``duo-3x9``, two tokens with five and four targets and the third as their
+pivot, ``split-3x9``, five, three and one target, and ``walls-3x9``, three each among 8-16 blocks). ``--baseline``
+also runs a plain joint A* (every joint move, the classic bound "the farthest target from its nearest predator, two
+hexes a turn") with that time limit per position, for comparison. ``--files`` adds positions from course JSON files
+(group "files", named by file; ``benchmarks/puzzle-positions/`` holds the hardest found). "seconds" is the CPU time
+of ``solve`` (the process's), the least of ``--repeat`` solves, so other work on the machine changes it less than
+wall-clock time; "lower bound" is the bound the iterative deepening proved, which meets the solution's length.
+``solve`` runs the C core when it builds (``ROPASCI_NATIVE=0`` times the Python twin).
 
 Figures (``python benchmarks/puzzles.py --repeat 3``, C core, the idle 2-core VM: other jobs inflate even CPU
 seconds here, up to sevenfold at load 5): under 1 s: 166/166; slowest: duo-3x9-32 0.99 s, far-3x9-17 0.49 s,
@@ -46,10 +46,10 @@ from games.ropasci_puzzle.solver import FAR, encode, predator, solve  # noqa: E4
 
 PREY = {"r": "s", "p": "r", "s": "p"}
 GROUPS = ("library", "mixed-2x4", "mixed-3x4", "mixed-3x6", "mixed-3x9", "same-3x9", "mixed-4x4", "mixed-4x6", "far-3x9",
-          "tour-3x9", "duo-3x9")
+          "tour-3x9", "duo-3x9", "split-3x9", "walls-3x9")
 CORNERS = ((4, -4), (4, 0), (0, 4), (-4, 4), (-4, 0), (0, -4))
 PER_GROUP = 8
-PER_COURSE_GROUP = 32  # the course's kinds (far, tour, duo): their hard positions are rarer (1 in 20 to 40 takes 0.5 s)
+PER_COURSE_GROUP = 32  # the course's kinds: their hard positions are rarer (1 in 20 to 40 takes 0.5 s or more)
 BASELINE_STATES = 2_000_000  # the plain A* stops there too (memory)
 
 
@@ -63,7 +63,7 @@ def random_position(rng: random.Random, group: str) -> dict:
     n_upper, n_lower = map(int, size.split("x"))
     cells = list(HEXES)
     rng.shuffle(cells)
-    if kind in ("far", "tour", "duo"):
+    if kind in ("far", "tour", "duo", "split", "walls"):
         return course_position(rng, kind, cells)
     n_blocks = rng.randint(0, 8)
     symbols = ["r"] * n_upper if kind == "same" else rng.sample("rps", min(3, n_upper))
@@ -77,7 +77,8 @@ def course_position(rng: random.Random, kind: str, cells: list) -> dict:
     """Three Upper tokens (a rock, a paper, a scissors: the course's limit) and nine Lower tokens. ``far``: the
     three start within 1 of a corner and each has three targets at least 6 hexes from it; ``tour``: anywhere, a
     rock with nine scissors to remove and the paper and scissors only as its pivots; ``duo``: anywhere, two tokens
-    with five and four targets, the third only a pivot."""
+    with five and four targets, the third only a pivot; ``split``: anywhere, five, three and one; ``walls``: three
+    each, anywhere, among 8-16 blocks."""
     ups = list("rps")
     rng.shuffle(ups)
     if kind == "far":
@@ -86,15 +87,18 @@ def course_position(rng: random.Random, kind: str, cells: list) -> dict:
         low_cells = [h for h in cells if distance(h, corner) >= 6][:9]
         lows = [PREY[s] for s in ups for _ in range(3)]
         rng.shuffle(lows)
-    elif kind == "duo":
-        up_cells, low_cells, lows = cells[:3], cells[3:12], [PREY[ups[0]]] * 5 + [PREY[ups[1]]] * 4
+    elif kind in ("duo", "split", "walls"):
+        counts = {"duo": (5, 4, 0), "split": (5, 3, 1), "walls": (3, 3, 3)}[kind]
+        up_cells, low_cells = cells[:3], cells[3:12]
+        lows = [PREY[s] for s, n in zip(ups, counts) for _ in range(n)]
     else:
         ups = list("rps")
         up_cells, low_cells, lows = cells[:3], cells[3:12], ["s"] * 9
     taken = set(up_cells) | set(low_cells)
     free = [h for h in cells if h not in taken]
+    blocks = rng.randint(8, 16) if kind == "walls" else rng.randint(0, 6)
     return {"upper": [[s, *h] for s, h in zip(ups, up_cells)], "lower": [[s, *h] for s, h in zip(lows, low_cells)],
-            "block": [["", *h] for h in free[:rng.randint(0, 6)]]}
+            "block": [["", *h] for h in free[:blocks]]}
 
 
 SLOWEST = 5  # named at the end
@@ -110,7 +114,7 @@ def test_set(groups, files=(), course_count: int = PER_COURSE_GROUP) -> list[tup
             out += [(group, e["name"], e["position"]) for e in library()]
             continue
         rng = random.Random(f"ropasci-puzzle-{group}")
-        count = course_count if group.startswith(("far-", "tour-", "duo-")) else PER_GROUP
+        count = course_count if group.startswith(("far-", "tour-", "duo-", "split-", "walls-")) else PER_GROUP
         out += [(group, f"{group}-{i + 1}", random_position(rng, group)) for i in range(count)]
     return out
 
@@ -161,7 +165,7 @@ def main(argv=None) -> None:
                         help="solve each position N times and keep the least CPU time (other jobs on the machine "
                              "only ever add time)")
     parser.add_argument("--course-count", type=int, default=PER_COURSE_GROUP, metavar="N",
-                        help=f"positions in each course group, far-3x9, tour-3x9 and duo-3x9 (default "
+                        help=f"positions in each course group (far, tour, duo, split, walls; default "
                              f"{PER_COURSE_GROUP}; the first N of one seeded sequence, so a larger N adds positions)")
     args = parser.parse_args(argv)
     rows, by_group, all_times = [], {}, []
