@@ -111,13 +111,14 @@ class Relaxation:
         self._fronts: dict = {}  # hexes of the tokens -> where the front lemma allows any at t = 0, 1, ...
 
     def run(self, toks, turns: int, init=None, rounds: int = 8):
-        """``toks``: (class, hex index, target hex indices) per token. ``init``: per token, hexes it may occupy
+        """``toks``: (class, mask of the hexes it may start on, target hex indices) per token (one hex; an escort
+        of the workers' search may be on several). ``init``: per token, hexes it may occupy
         at times 0..turns (from a parent's run), or None. Returns those sets narrowed (per token, a list of
         masks), or None when no plan of ``turns`` turns exists."""
         free = self.free
         m = 0
-        for _, x, _ in toks:
-            m |= BIT[x]
+        for _, start, _ in toks:
+            m |= start
         front = self._fronts.get(m)
         if front is None:
             if len(self._fronts) > FRONTS_KEPT:
@@ -132,7 +133,7 @@ class Relaxation:
         else:
             occ = [o[:turns + 1] for o in init]  # copies: the lists are shared by siblings
         for p in range(k):
-            occ[p][0] = BIT[toks[p][1]]
+            occ[p][0] = toks[p][1]
         groups: dict[int, list[int]] = {}
         for p, tok in enumerate(toks):
             groups.setdefault(tok[0], []).append(p)
@@ -208,10 +209,10 @@ class Relaxation:
     def _forward(self, tok, turns, piv, front, prev):
         """Layers t = 0..: {V: hexes the token may occupy at time t having hit the targets in V}; stops early
         if it cannot move on (it fell)."""
-        c, x0, tg = tok
+        c, start, tg = tok
         limit_all = self.safe[c]
         anyt, number, hexes_of = self._targets(tg)
-        layers = [{0: BIT[x0]}]
+        layers = [{0: start}]
         cur = layers[0]
         for t in range(turns):
             nxt: dict[int, int] = {}

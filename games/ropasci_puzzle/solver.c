@@ -1,6 +1,7 @@
-/* The C core of the RoPaSci 360 puzzle solver: the same iterative deepening as solver.py's Search and the same
- * relaxation as relax.py, step for step (the same nodes, relaxations and bounds: the tests compare them), because a
- * node of the Python search costs milliseconds and the course's positions need thousands of them in a second.
+/* The C core of the RoPaSci 360 puzzle solver: the same iterative deepening as solver.py's Search, the same search
+ * of workers with escorts as escorts.py and the same relaxation as relax.py, step for step (the same nodes,
+ * relaxations and bounds: the tests compare them), because a node of the Python search costs milliseconds and the
+ * course's positions need thousands of them in a second.
  *
  * Python hands over the board as tables (moves in the Python order, so that ties are broken alike) and calls
  * ropasci_solve(). Hex sets are unsigned __int128 on relax.py's 10-wide grid, so one step of a whole set is six
@@ -743,7 +744,7 @@ typedef struct {
     Known bknown;    /* (worker, Lower left, turns, escort classes) -> 1 + index into bels: placements refuted */
     Bel *bels, *bkids, *bsets;  /* refuted placements; the children's placements (a stack); bel_record's */
     size_t nbels, capbels, nbkids, capbkids;
-    int escorts;     /* search workers with escorts as such (else by joint moves, as the Python twin) */
+    int escorts;     /* search workers with escorts as such (else by joint moves only: ROPASCI_ESCORTS=0) */
     int ca, cb;      /* escort A's and B's classes (-1: no escort A) */
     int bturn[MAXT + 2][2], bend;  /* the workers' hexes after each turn; the depth where their plan ends */
 } Search;
@@ -1675,7 +1676,7 @@ static int dfs(Search *se, const unsigned char *ups, int n, int lower, int budge
  * (1e308: none); max_turns at most MAXT.
  * stats: nodes, relaxations, thresholds, bound of the estimate, of the root's relaxation (-1: none), proved.
  * path: per turn, (tokens, their codes, their destinations) in MAXK-wide rows. escorts: 1 to search a worker with
- * escorts as such (bdfs), 0 by joint moves only (the Python twin's search). Returns the plan's length, 0 when
+ * escorts as such (bdfs), 0 by joint moves only. Returns the plan's length, 0 when
  * there is none within max_turns, -1 past the deadline, -2 out of memory, -3 a plan that could not be written. */
 int ropasci_solve(const int *tables, int n, const int *ups_in, int max_turns, double deadline, long long *stats,
                   int *path, int escorts) {

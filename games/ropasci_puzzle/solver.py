@@ -16,11 +16,11 @@ thresholds. Positions are canonical (Upper tokens sorted: tokens of one symbol a
 position is dead when some Lower token has no predator left or none can reach it.
 
 ``solve`` runs this search in C (``solver.c``, ``NativeSearch``: the same nodes, 30 to 70 times faster) when the
-core builds; ``Search`` is its Python twin, used with ``ROPASCI_NATIVE=0`` or without a compiler. The C core also
-searches a position of workers (tokens with targets left: one, or two of different classes) and escorts (one or
-two, with none) over the workers' moves alone, the escorts as the set of placements those moves leave possible
-(``docs/puzzles.md``, "Workers with escorts"): the course's tours take hundredths of a second instead of seconds.
-``ROPASCI_ESCORTS=0`` turns that off, leaving the twins' common search.
+core builds; ``Search`` is its Python twin, used with ``ROPASCI_NATIVE=0`` or without a compiler. Both search a
+position of workers (tokens with targets left: one, or two of different classes) and escorts (one or two, with
+none) over the workers' moves alone, the escorts as the set of placements those moves leave possible (``bdfs`` in
+C, ``escorts.py`` in Python; ``docs/puzzles.md``, "Workers with escorts"): the course's tours take hundredths of a
+second in C instead of seconds. ``ROPASCI_ESCORTS=0`` turns that off (joint moves only).
 """
 from __future__ import annotations
 
@@ -35,6 +35,7 @@ from pathlib import Path
 from games.engine import native
 from games.ropasci360.rules import HEXES, INDEX, NEIGHBOURS, N
 
+from .escorts import GONE, EscortSearch
 from .position import Position, parse_position
 from .relax import BIT, Relaxation, mask_of
 
@@ -123,6 +124,11 @@ class Board:
                         out.append(z)
         return out
 
+    @staticmethod
+    def falls(mask: int) -> int:
+        """The symbols (as a mask) that fall on a hex holding the symbols of ``mask`` (Upper's and Lower's)."""
+        return DEAD[mask]
+
     def resolve(self, ups: tuple, lower: int, dests) -> tuple[tuple, int]:
         """The position after Upper's tokens (codes ``symbol << 6 | hex``) move to ``dests``: battles on every
         hex where a token landed."""
@@ -162,6 +168,9 @@ class Search:
         self._local: dict = {}  # Lower tokens left -> each class's remaining targets
         self._left: dict = {}  # Lower tokens left -> each class's remaining target hexes
         self.nodes = self.relaxations = self.thresholds = 0
+        self.max_turns = 0
+        # Workers with escorts searched as such, as the C core does (ROPASCI_ESCORTS=0: joint moves only).
+        self.escorts = EscortSearch(self) if os.environ.get("ROPASCI_ESCORTS", "1") != "0" else None
         # Lower bounds on the optimum: "estimate" (tours and front lemma at the root), "relaxation" (the first
         # turn count the root's relaxation allows) and "proved" (every smaller turn count refuted by the search).
         self.bounds: dict = {}
@@ -270,16 +279,24 @@ class Search:
                     escort += min(b.dist("front", 0, x)[u & 63] for x in busiest)
         return max(worst, front), sum(per_class), escort
 
-    def tokens(self, ups: tuple, lower: int) -> list:
-        """The relaxation's tokens: (class, hex, the hexes of its class's remaining targets)."""
+    def targets_left(self, c: int, lower: int) -> tuple:
+        """The hexes of class c's remaining targets."""
         left = self._left.get(lower)
         if left is None:
             if len(self._left) > TABLE_LIMIT:
                 self._left.clear()
             b = self.board
-            left = self._left[lower] = tuple(tuple(b.groups[g][0] for g in b.targets[c] if lower >> g & 1)
-                                             for c in range(3))
-        return [(u >> 6, u & 63, left[u >> 6]) for u in ups]
+            left = self._left[lower] = tuple(tuple(b.groups[g][0] for g in b.targets[k] if lower >> g & 1)
+                                             for k in range(3))
+        return left[c]
+
+    def tokens(self, ups: tuple, lower: int) -> list:
+        """The relaxation's tokens: (class, its hex as a mask, the hexes of its class's remaining targets)."""
+        return [(u >> 6, BIT[u & 63], self.targets_left(u >> 6, lower)) for u in ups]
+
+    def check_deadline(self) -> None:
+        if self.deadline is not None and time.perf_counter() > self.deadline:  # a node costs far more than this
+            raise OutOfTime
 
     def relax(self, ups, lower, turns, init=None):
         self.relaxations += 1
@@ -293,6 +310,7 @@ class Search:
         if dead_reason(self.board, ups, lower):
             return None
         turns = self.bounds["estimate"] = self.bounds["proved"] = max(1, self.estimate(ups, lower)[0])
+        self.max_turns = max_turns
         while turns <= max_turns:
             self.thresholds += 1
             occ = self.relax(ups, lower, turns)
@@ -306,13 +324,40 @@ class Search:
             self.bounds["proved"] = turns  # no plan of fewer turns: each threshold below failed exhaustively
         return None
 
+    def _escorts(self, ups: tuple, lower: int, budget: int, occ, path: list) -> bool | None:
+        """The search of workers with escorts from here (``escorts.py``), when the position is one: whether a plan
+        of ``budget`` turns exists; None when it is not such a position."""
+        wi, es = [], []
+        for i, u in enumerate(ups):
+            if not self.local(u >> 6, lower):
+                es.append(i)
+            elif len(wi) < 2:
+                wi.append(i)
+        if not es or not wi or len(es) + len(wi) < len(ups) or (len(wi) == 2 and ups[wi[0]] >> 6 == ups[wi[1]] >> 6):
+            return None
+        e = self.escorts
+        e.ca = ups[es[0]] >> 6 if len(es) == 2 else -1
+        e.cb = ups[es[-1]] >> 6
+        X = {ups[es[0]] & 63 if len(es) == 2 else GONE: BIT[ups[es[-1]] & 63]}
+        occ4 = [occ[wi[0]], occ[wi[1]] if len(wi) == 2 else None, occ[es[0]] if len(es) == 2 else None, occ[es[-1]]]
+        wk = tuple(ups[i] for i in wi)
+        self.nodes -= 1  # counted there
+        if e.dfs(wk, lower, X, budget, occ4, 0):
+            path.extend(reversed(e.record(wk, lower, X, 0)))
+            return True
+        self.known[(ups, lower)] = budget + 1
+        return False
+
     def _dfs(self, ups: tuple, lower: int, budget: int, occ, path: list) -> bool:
         """Is there a plan of ``budget`` turns from here? ``occ``: the relaxation's per-token hex sets."""
         self.nodes += 1
-        if self.deadline is not None and time.perf_counter() > self.deadline:  # a node costs far more than this
-            raise OutOfTime
+        self.check_deadline()
         b = self.board
         known = self.known
+        if self.escorts is not None and len(ups) <= 3:
+            got = self._escorts(ups, lower, budget, occ, path)
+            if got is not None:
+                return got
         occupied = {u & 63 for u in ups}
         lists = []
         for i, u in enumerate(ups):
