@@ -114,19 +114,27 @@ TOUR = {"upper": [["r", -1, -3], ["p", -2, 0], ["s", -2, 1]],
         "block": [["", 1, -2]]}  # benchmarks/puzzles.py's tour-3x9-19
 
 
+def positions_searched(position, turns, monkeypatch) -> tuple[int, int]:
+    """The positions the C core searches with the workers' search and by joint moves only, each solving the
+    position in ``turns`` turns with a plan that replays (the escorts' moves written out)."""
+    searched = []
+    for escorts in ("1", "0"):
+        monkeypatch.setenv("ROPASCI_ESCORTS", escorts)
+        stats: dict = {}
+        assert_solved(position, solve(position, stats=stats), turns)
+        assert stats["bounds"]["proved"] == turns
+        searched.append(stats["nodes"])
+    monkeypatch.delenv("ROPASCI_ESCORTS")
+    return searched[0], searched[1]
+
+
 @needs_c
 def test_a_worker_with_escorts_is_searched_over_its_own_moves(monkeypatch):
     """A rock touring nine scissors, a paper and a scissors as its pivots: over joint moves the search tries the
     escorts' placements one by one (13,507 positions); over the rock's moves with the set of placements its
-    swings leave possible, 74. The same 13 turns, and a plan that replays (the escorts' moves written out)."""
-    monkeypatch.setenv("ROPASCI_ESCORTS", "0")
-    joint: dict = {}
-    assert_solved(TOUR, solve(TOUR, stats=joint), 13)
-    monkeypatch.delenv("ROPASCI_ESCORTS")
-    own: dict = {}
-    assert_solved(TOUR, solve(TOUR, stats=own), 13)
-    assert own["bounds"]["proved"] == joint["bounds"]["proved"] == 13
-    assert own["nodes"] * 20 < joint["nodes"]
+    swings leave possible, 76. The same 13 turns."""
+    own, joint = positions_searched(TOUR, 13, monkeypatch)
+    assert own * 20 < joint
 
 
 DUO = {"upper": [["r", 3, -4], ["p", -1, -2], ["s", 3, -2]],
@@ -138,15 +146,9 @@ DUO = {"upper": [["r", 3, -4], ["p", -1, -2], ["s", 3, -2]],
 @needs_c
 def test_two_workers_with_an_escort_are_searched_over_their_own_moves(monkeypatch):
     """The rock removes five scissors and the paper four rocks; the scissors can only be a pivot. Over the two
-    workers' joint moves with the scissors' placements as a set: 451 positions instead of 5,117, the same 10 turns,
-    and the plan written out (the scissors' moves included) replays."""
-    monkeypatch.setenv("ROPASCI_ESCORTS", "0")
-    joint: dict = {}
-    assert_solved(DUO, solve(DUO, stats=joint), 10)
-    monkeypatch.delenv("ROPASCI_ESCORTS")
-    own: dict = {}
-    assert_solved(DUO, solve(DUO, stats=own), 10)
-    assert own["nodes"] * 5 < joint["nodes"]
+    workers' joint moves with the scissors' placements as a set: 451 positions instead of 5,117, the same 10 turns."""
+    own, joint = positions_searched(DUO, 10, monkeypatch)
+    assert own * 5 < joint
 
 
 def escorts_position(rng: random.Random) -> dict:
