@@ -243,7 +243,7 @@ class EscortSearch:
         """The relaxation of a child (workers of the parent wk), escort A starting on the hexes ya and B on yb:
         (its sets, per role as occ4) or None."""
         s = self.search
-        _, _, _, nw2, nl, fin, _, nwk, _ = kid
+        _, _, _, nl, fin, _, nwk, _ = kid
         toks, init, roles = [], [], []
         for j, u in enumerate(nwk):  # the workers left, each from its own sets
             frm = max(w for w, p in enumerate(wk) if p >> 6 == u >> 6)
@@ -327,12 +327,12 @@ class EscortSearch:
                 est = max(worst, front)
                 if est >= budget:
                     continue
-                kids.append((est, sum(tours), -len(kids), len(nwk), nl, tn.fin, to, nwk, Y))
+                kids.append((est, sum(tours), -len(kids), nl, tn.fin, to, nwk, Y))
         # By (bound, sum of the workers' tours), then the later in the workers' move lists first (solver.c).
         kids.sort(key=lambda k: k[:3])
         try:
             for kid in kids:
-                est, _, _, nw2, nl, fin, to, nwk, Y = kid
+                _, _, _, nl, fin, to, nwk, Y = kid
                 if fin >= 0:
                     self.ca = wk[fin] >> 6  # the worker that finished: escort A from now on
                 if self.unrefuted(nwk, nl, budget - 1, Y):
@@ -352,7 +352,6 @@ class EscortSearch:
         """The plan found from depth d0 as (ups, dests) per turn, the escorts' moves included: the placements forward
         along the workers' turns, then back from one at the end, for each turn a placement and escort moves that lead
         to the next."""
-        b = self.board
         T = self.bend - d0
         ca0 = self.ca
         E, tns = [dict(X0)], []
