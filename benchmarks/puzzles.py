@@ -18,13 +18,12 @@ wall-clock time; "lower bound" is the bound the iterative deepening proved, whic
 ``solve`` runs the C core when it builds (``ROPASCI_NATIVE=0`` times the Python twin).
 
 Figures (``python benchmarks/puzzles.py --repeat 3``, C core, the idle 2-core VM: other jobs inflate even CPU
-seconds here, up to sevenfold at load 5): under 1 s: 166/166; slowest: duo-3x9-32 0.99 s, far-3x9-17 0.49 s,
-far-3x9-9 0.47 s, duo-3x9-3 0.37 s, far-3x9-16 0.16 s. The Python twin on the 70 positions of the library and the
-mixed/same groups: 59 of 70, the worst 11.3 s. With ``--course-count 160 --files
-benchmarks/puzzle-positions/tour-17.json,benchmarks/puzzle-positions/duo-14.json``: 478 of 482, the worst duo-14
-2.12 s, far-3x9-73 1.59 s, far-3x9-106 1.21 s, far-3x9-105 1.01 s; tour-17 0.07 s (7.1 s before the search of workers
-with escorts; ``docs/puzzles.md``, "Where it is still slow"). ``ROPASCI_ESCORTS=0`` times the C core's joint search
-alone.
+seconds here, up to sevenfold at load 5): under 1 s: 229/230; slowest: split-3x9-13 1.25 s, duo-3x9-32 0.91 s,
+split-3x9-9 0.86 s, split-3x9-11 0.70 s, split-3x9-21 0.69 s. The Python twin on the 70 positions of the library and
+the mixed/same groups: 59 of 70, the worst 11.3 s. The course groups with ``--course-count 160`` and the four files
+of ``benchmarks/puzzle-positions/``: 796 of 804, the worst split-13 1.58 s, far-3x9-73 1.51 s, split-3x9-63 1.38 s,
+walls-14 1.31 s, split-3x9-13 1.28 s; tour-17 0.12 s (7.1 s before the search of workers with escorts;
+``docs/puzzles.md``, "Where it is still slow"). ``ROPASCI_ESCORTS=0`` times the joint search alone.
 """
 from __future__ import annotations
 
