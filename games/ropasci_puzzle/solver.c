@@ -109,8 +109,11 @@ static void set_clear(Table *t) {  /* stale entries stay until the table is rebu
 }
 
 /* The table of proven bounds, the one that grows large (a million positions): one 16-byte word per entry, the
- * bound in the bits above the key (keys use 81), so that a probe, usually a cache miss, touches one word. */
-#define KEY_BITS (((u128)1 << 96) - 1)
+ * bound in the bits above the key (keys use 81), so that a probe, usually a cache miss, touches one word. Bits 81
+ * to 95 hold the effort of the position's last refutation (Search.effort: positions searched, at most 32,767). */
+#define KEY_BITS (((u128)1 << 81) - 1)
+#define EFFORT_BITS ((u128)0x7fff << 81)
+#define EFFORT_MAX 0x7fff
 
 typedef struct {
     u128 *e;
@@ -134,8 +137,12 @@ static int get(const Known *t, u128 k) {  /* known.get(key, 0) */
     return (int)(t->e[known_slot(t, k)] >> 96);
 }
 
-static int put(Known *t, u128 k, int v) {
-    if (4 * (t->count + 1) > 3 * t->cap) {
+static int effort(const Known *t, u128 k) {  /* effort.get(key, 0) */
+    return (int)((t->e[known_slot(t, k)] & EFFORT_BITS) >> 81);
+}
+
+static int put(Known *t, u128 k, int v) {  /* the entry's effort stays */
+    if (2 * (t->count + 1) > t->cap) {
         Known bigger;
         if (!known_init(&bigger, t->cap * 2)) return 0;
         for (size_t i = 0; i < t->cap; i++)
@@ -146,8 +153,13 @@ static int put(Known *t, u128 k, int v) {
     }
     size_t i = known_slot(t, k);
     if (!t->e[i]) t->count++;
-    t->e[i] = k | (u128)(unsigned)v << 96;
+    t->e[i] = k | (u128)(unsigned)v << 96 | (t->e[i] & EFFORT_BITS);
     return 1;
+}
+
+static void put_effort(Known *t, u128 k, long long nodes) {  /* for a key just put */
+    size_t i = known_slot(t, k);
+    t->e[i] = (t->e[i] & ~EFFORT_BITS) | (u128)(nodes > EFFORT_MAX ? EFFORT_MAX : nodes) << 81;
 }
 
 static void known_clear(Known *t) {
@@ -714,7 +726,7 @@ static inline void bel_and(Bel *X, int a, u128 v) {  /* for a row in use */
 }
 
 typedef struct {
-    int est[3], seq, nl, n;
+    int est[3], effort, seq, nl, n;
     unsigned char codes[MAXK], dests[MAXK];
 } Child;
 
@@ -888,7 +900,9 @@ static int resolve(const Board *b, const unsigned char *ups, int n, int lower, c
 
 static int child_cmp(const void *pa, const void *pb) {
     const Child *a = pa, *b = pb;
-    for (int i = 0; i < 3; i++)
+    if (a->est[0] != b->est[0]) return a->est[0] < b->est[0] ? -1 : 1;
+    if (a->effort != b->effort) return a->effort > b->effort ? -1 : 1;
+    for (int i = 1; i < 3; i++)
         if (a->est[i] != b->est[i]) return a->est[i] < b->est[i] ? -1 : 1;
     return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
@@ -1411,7 +1425,7 @@ static int bel_record(Search *se, int d0, const unsigned char *wk0, int nw0, int
 static int dfs(Search *se, const unsigned char *ups, int n, int lower, int budget, const u128 *occ, int depth) {
     const Board *b = se->b;
     int S = se->S;
-    se->nodes++;
+    long long first = ++se->nodes;
     if (se->timed && now() > se->deadline) return OUT_OF_TIME;
     u128 self = pack(ups, n, lower);
     if (se->escorts && n <= 3) {  /* workers (one, or two of different classes) and escorts: their search */
@@ -1435,6 +1449,7 @@ static int dfs(Search *se, const unsigned char *ups, int n, int lower, int budge
             if (got > 0) return bel_record(se, depth, wk, nw, lower, &X) ? 1 : BROKEN;
             if (got < 0) return got;
             if (!put(&se->known, self, budget + 1)) return NO_MEMORY;
+            put_effort(&se->known, self, se->nodes - first + 1);
             return 0;
         }
     }
@@ -1563,7 +1578,9 @@ static int dfs(Search *se, const unsigned char *ups, int n, int lower, int budge
         }
         npart++;
     }
-    /* Every joint move made of those; the children sorted by their estimates. */
+    /* Every joint move made of those; the children sorted by their bound, the effort of their last refutation
+     * (the most first: in the last round, a plan is most often below a position that was hard to refute) and the
+     * rest of their estimates. */
     size_t base = se->nkids;
     set_clear(&se->seen);
     size_t ci[3] = {0, 0, 0};
@@ -1617,6 +1634,7 @@ static int dfs(Search *se, const unsigned char *ups, int n, int lower, int budge
                     }
                     Child *ch = &se->kids[se->nkids++];
                     memcpy(ch->est, est, sizeof est);
+                    ch->effort = effort(&se->known, key);
                     ch->seq = (int)(se->nkids - base);
                     ch->nl = nl;
                     ch->n = nn;
@@ -1668,6 +1686,7 @@ static int dfs(Search *se, const unsigned char *ups, int n, int lower, int budge
     se->nkids = base;
     if (se->known.count > TABLE_LIMIT) known_clear(&se->known);
     if (!put(&se->known, self, budget + 1)) return NO_MEMORY;
+    put_effort(&se->known, self, se->nodes - first + 1);
     return 0;
 }
 

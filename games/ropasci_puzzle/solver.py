@@ -49,6 +49,7 @@ FAR = 10 ** 6
 TABLE_LIMIT = 2_000_000  # remembered bounds; the table starts afresh beyond this (only speed is lost)
 NATIVE_MAX_TURNS = 120  # the C core's arrays (MAXT in solver.c); longer limits use the Python search
 TOKENS_MAX = 9  # MAXK and MAXG in solver.c (position.MAX_UPPER, MAX_LOWER)
+EFFORT_MAX = 0x7FFF  # the C core keeps a refutation's effort in 15 bits of its table's entry
 
 
 class OutOfTime(Exception):
@@ -161,6 +162,9 @@ class Search:
         self.board = board
         self.deadline = deadline
         self.known: dict = {}  # (ups, lower) -> proven lower bound on the turns still needed
+        # (ups, lower) -> positions searched to refute it last time (at most EFFORT_MAX): children are tried the
+        # hardest to refute first, since in the last round a plan most often lies below such a position.
+        self.effort: dict = {}
         self.target_bit = tuple({g: 1 << j for j, g in enumerate(board.targets[c])} for c in range(3))
         self._estimates: dict = {}
         self._tour: dict = {}
@@ -351,11 +355,14 @@ class Search:
     def _dfs(self, ups: tuple, lower: int, budget: int, occ, path: list) -> bool:
         """Is there a plan of ``budget`` turns from here? ``occ``: the relaxation's per-token hex sets."""
         self.nodes += 1
+        first = self.nodes
         self.check_deadline()
         b = self.board
         known = self.known
         if self.escorts is not None and len(ups) <= 3:
             got = self._escorts(ups, lower, budget, occ, path)
+            if got is False:
+                self.effort[(ups, lower)] = min(self.nodes - first + 1, EFFORT_MAX)
             if got is not None:
                 return got
         occupied = {u & 63 for u in ups}
@@ -438,7 +445,7 @@ class Search:
             if est[0] >= budget:
                 known[key] = max(known.get(key, 0), est[0])
                 continue
-            children.append((est, choice, new, nl))
+            children.append(((est[0], -self.effort.get(key, 0), est[1], est[2]), choice, new, nl))
         children.sort(key=lambda t: t[0])
         # A child's token starts from the hexes any token of its class could occupy from time 1 on (the child's
         # tokens are the parent's, moved once and re-sorted): one list per class, the same for every child.
@@ -457,7 +464,9 @@ class Search:
             known[key] = budget
         if len(known) > TABLE_LIMIT:
             known.clear()
+            self.effort.clear()
         known[(ups, lower)] = budget + 1
+        self.effort[(ups, lower)] = min(self.nodes - first + 1, EFFORT_MAX)
         return False
 
 
