@@ -137,10 +137,6 @@ static int get(const Known *t, u128 k) {  /* known.get(key, 0) */
     return (int)(t->e[known_slot(t, k)] >> 96);
 }
 
-static int effort(const Known *t, u128 k) {  /* effort.get(key, 0) */
-    return (int)((t->e[known_slot(t, k)] & EFFORT_BITS) >> 81);
-}
-
 static int put(Known *t, u128 k, int v) {  /* the entry's effort stays */
     if (2 * (t->count + 1) > t->cap) {
         Known bigger;
@@ -1616,13 +1612,17 @@ static int dfs(Search *se, const unsigned char *ups, int n, int lower, int budge
         }
         if (nn) {
             u128 key = pack(nw, nn, nl);
-            int added = set_add(&se->seen, key);  /* the small table first: a repeat skips the big one */
+            /* Moves resolved plainly give distinct children (each class's combinations land on distinct hexes), so
+             * only the others are checked against the children seen; a battle's child that repeats a plain one is
+             * skipped in the loop below once its twin is refuted (ties are broken by seq, which keeps order). */
+            int added = plainly ? 1 : set_add(&se->seen, key);
             if (added < 0) return NO_MEMORY;
-            if (added && get(&se->known, key) < budget) {
+            u128 entry = added ? se->known.e[known_slot(&se->known, key)] : 0;  /* one probe: bound and effort */
+            int old = (int)(entry >> 96);
+            if (added && old < budget) {
                 int est[3];
                 estimate(b, nw, nn, nl, est);
                 if (est[0] >= budget) {
-                    int old = get(&se->known, key);
                     if (!put(&se->known, key, old > est[0] ? old : est[0])) return NO_MEMORY;
                 } else {
                     if (se->nkids == se->capkids) {
@@ -1634,7 +1634,7 @@ static int dfs(Search *se, const unsigned char *ups, int n, int lower, int budge
                     }
                     Child *ch = &se->kids[se->nkids++];
                     memcpy(ch->est, est, sizeof est);
-                    ch->effort = effort(&se->known, key);
+                    ch->effort = (int)((entry & EFFORT_BITS) >> 81);
                     ch->seq = (int)(se->nkids - base);
                     ch->nl = nl;
                     ch->n = nn;
