@@ -728,6 +728,7 @@ typedef struct {
 
 typedef struct {
     unsigned char combo[MAXK], codes[MAXK];
+    u128 key;        /* its part of a plainly resolved child's key */
     uint64_t plain;
     int gone;   /* groups removed, or -1: lands on a Lower token it does not simply beat */
 } Combo;
@@ -1418,6 +1419,19 @@ static int bel_record(Search *se, int d0, const unsigned char *wk0, int nw0, int
 }
 
 /* Search._dfs: 1 if a plan of `budget` turns exists from here (recorded in path), 0 if not, < 0 to stop. */
+/* A joint move (each part's combination ci) written out: the tokens' codes as each class lands, plainly resolved
+ * (nw), and each token's destination (dests). */
+static void write_joint(const Search *se, const size_t *pstart, const size_t *ci, int (*pidx)[MAXK], const int *pn,
+                        int npart, unsigned char *nw, unsigned char *dests) {
+    int nn = 0;
+    for (int p = 0; p < npart; p++) {
+        const Combo *cb = &se->combos[pstart[p] + ci[p]];
+        for (int q = 0; q < pn[p]; q++) dests[pidx[p][q]] = cb->combo[q];
+        memcpy(nw + nn, cb->codes, (size_t)pn[p]);
+        nn += pn[p];
+    }
+}
+
 static int dfs(Search *se, const unsigned char *ups, int n, int lower, int budget, const u128 *occ, int depth) {
     const Board *b = se->b;
     int S = se->S;
@@ -1549,6 +1563,9 @@ static int dfs(Search *se, const unsigned char *ups, int n, int lower, int budge
                     Combo *cb = &se->combos[ncombos++];
                     memcpy(cb->combo, combo, (size_t)ni);
                     for (int q = 0; q < ni; q++) cb->codes[q] = (unsigned char)(c << 6 | where[q]);
+                    int off = 0;  /* where the class's codes go in the child's (classes in code order) */
+                    for (int p = 0; p < npart; p++) off += pn[p];
+                    cb->key = pack(cb->codes, ni, 0) << 8 * off;
                     cb->plain = plain;
                     cb->gone = gone;
                 }
@@ -1586,32 +1603,38 @@ static int dfs(Search *se, const unsigned char *ups, int n, int lower, int budge
             se->nkids = base;
             return OUT_OF_TIME;
         }
+        /* Most children are ruled out by the table of bounds: a plainly resolved one's key is made of its parts'
+         * (its tokens and destinations written out only when it passes). */
         uint64_t taken = 0;
-        int removed = 0, plainly = 1, nn = 0, nl;
+        int removed = 0, plainly = 1, nn = n, nl, written = 0;
         unsigned char nw[MAXK], dests[MAXK];
-        for (int p = 0; p < npart; p++) {
+        u128 key = 0;
+        for (int p = 0; p < npart && plainly; p++) {
             const Combo *cb = &se->combos[pstart[p] + ci[p]];
-            for (int q = 0; q < pn[p]; q++) dests[pidx[p][q]] = cb->combo[q];
-            if (plainly) {
-                if ((taken & cb->plain) || cb->gone < 0) {
-                    plainly = 0;
-                } else {
-                    taken |= cb->plain;
-                    removed |= cb->gone;
-                    memcpy(nw + nn, cb->codes, (size_t)pn[p]);
-                    nn += pn[p];
-                }
+            if ((taken & cb->plain) || cb->gone < 0) {
+                plainly = 0;
+            } else {
+                taken |= cb->plain;
+                removed |= cb->gone;
+                key |= cb->key;
             }
         }
-        if (plainly) nl = lower & ~removed;
-        else nl = resolve(b, ups, n, lower, dests, nw, &nn);
+        if (plainly) {
+            nl = lower & ~removed;
+            key |= (u128)nl;
+        } else {
+            write_joint(se, pstart, ci, pidx, pn, npart, nw, dests);
+            written = 1;
+            nl = resolve(b, ups, n, lower, dests, nw, &nn);
+            key = pack(nw, nn, nl);
+        }
         if (!nl) {
+            if (!written) write_joint(se, pstart, ci, pidx, pn, npart, nw, dests);
             se->nkids = base;
             record(se, depth, ups, n, dests);
             return 1;
         }
         if (nn) {
-            u128 key = pack(nw, nn, nl);
             /* Moves resolved plainly give distinct children (each class's combinations land on distinct hexes), so
              * only the others are checked against the children seen; a battle's child that repeats a plain one is
              * skipped in the loop below once its twin is refuted (ties are broken by seq, which keeps order). */
@@ -1620,6 +1643,7 @@ static int dfs(Search *se, const unsigned char *ups, int n, int lower, int budge
             u128 entry = added ? se->known.e[known_slot(&se->known, key)] : 0;  /* one probe: bound and effort */
             int old = (int)(entry >> 96);
             if (added && old < budget) {
+                if (!written) write_joint(se, pstart, ci, pidx, pn, npart, nw, dests);
                 int est[3];
                 estimate(b, nw, nn, nl, est);
                 if (est[0] >= budget) {
