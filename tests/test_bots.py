@@ -564,7 +564,7 @@ def test_the_course_player_values_a_draw_by_repetition_below_the_servers_bot():
     # Both sides shuffle a token back and forth: one more "back" repeats the position a third time, a draw.
     from games.bots.comp30024 import Player
     me = Player("upper")
-    me.cpu_plan = 2.0
+    me.cpu_plan = 120.0  # a second for the move: the matrix is complete even on a loaded machine
     throw = (("THROW", "r", (4, 0)), ("THROW", "s", (-4, 0)))
     there = (("SLIDE", (4, 0), (3, 0)), ("SLIDE", (-4, 0), (-3, 0)))
     back = (("SLIDE", (3, 0), (4, 0)), ("SLIDE", (-3, 0), (-4, 0)))
