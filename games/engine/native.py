@@ -21,7 +21,7 @@ from pathlib import Path
 
 log = logging.getLogger(__name__)
 
-FLAGS = ("-O2", "-std=c11", "-shared", "-fPIC")
+FLAGS = ("-O3", "-std=c11", "-shared", "-fPIC")
 _loaded: dict[Path, ctypes.CDLL | None] = {}
 
 
