@@ -173,6 +173,7 @@ typedef struct {
     int ng, ghex[MAXG], gsym[MAXG], group_at[NH];
     int nt[3], tgroup[3][MAXG], tbit[3][MAXG]; /* targets of each class: groups; target_bit[c][g] */
     int frontd[NH][NH];      /* dist("front", 0, x)[y] */
+    u128 gnear[MAXG][NH];    /* the hexes within k of Lower group g by front distance (k < NH) */
     signed char hex_of[128]; /* grid bit -> hex, or -1 */
     int swingd[3][MAXG][NH]; /* dist("swing", c, hex of target j)[x] */
     int *tour[3];            /* tour[c][x << nt[c] | s] */
@@ -243,6 +244,10 @@ static int board_init(Board *b, const int *in) {
         b->tgroup[c][b->nt[c]++] = g;
     }
     for (int x = 0; x < NH; x++) bfs(b, 0, b->free, x, b->frontd[x]);
+    memset(b->gnear, 0, sizeof b->gnear);
+    for (int g = 0; g < b->ng; g++)
+        for (int y = 0; y < NH; y++)
+            for (int k = b->frontd[b->ghex[g]][y]; k < NH; k++) b->gnear[g][k] |= b->bit[y];
     for (int c = 0; c < 3; c++) {
         int m = b->nt[c];
         for (int j = 0; j < m; j++) bfs(b, 1, b->safe[c], b->ghex[b->tgroup[c][j]], b->swingd[c][j]);
@@ -1270,14 +1275,11 @@ static int bdfs(Search *se, const unsigned char *wk, int nw, int lower, const Be
             all = ya | yb;
             for (int i = 0; i < nw; i++) all |= b->bit[to[i]];
             int front = 0;
-            for (int g = 0; g < b->ng; g++) {
+            for (int g = 0; g < b->ng; g++) {  /* the least front distance from a hex of `all` to the group */
                 if (!(nl >> g & 1)) continue;
-                const int *d = b->frontd[b->ghex[g]];
-                int mn = FAR;
-                for (u128 m = all; m; m &= m - 1) {
-                    int x = b->hex_of[low_bit_index(m & -m)];
-                    if (d[x] < mn) mn = d[x];
-                }
+                int mn = 0;
+                while (mn < NH && !(all & b->gnear[g][mn])) mn++;
+                if (mn == NH) mn = FAR;
                 if (mn > front) front = mn;
             }
             int est = worst > front ? worst : front;
