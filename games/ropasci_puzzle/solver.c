@@ -1212,6 +1212,13 @@ static int relax_child(Search *se, const BKid *k, const unsigned char *wk, int n
 /* dfs for the workers wk (nw codes, sorted) with the escorts on any of the placements X: 1 if a plan of `budget`
  * turns exists (the turns in bturn), 0 if not, < 0 to stop. occ4: the relaxation's sets of the workers, escort A and
  * escort B (NULL: none), as for dfs. */
+static int bkid_cmp(const void *pa, const void *pb) {  /* seq breaks every tie: the order is total */
+    const BKid *x = pa, *y = pb;
+    if (x->est != y->est) return x->est < y->est ? -1 : 1;
+    if (x->sum != y->sum) return x->sum < y->sum ? -1 : 1;
+    return x->seq > y->seq ? -1 : x->seq < y->seq;
+}
+
 static int bdfs(Search *se, const unsigned char *wk, int nw, int lower, const Bel *X0, int budget, u128 *const occ4[4],
                 int depth) {
     const Board *b = se->b;
@@ -1300,15 +1307,7 @@ static int bdfs(Search *se, const unsigned char *wk, int nw, int lower, const Be
     /* By (bound, sum of the workers' tours), then the later in the workers' move lists first (swings before slides):
      * on the duo positions that order searched 30% fewer positions than the other (duo-14: 158,837 -> 34,682),
      * though by luck as much as by design: preferring more swings, then the list order, did worse. */
-    for (int i = 1; i < nk; i++)
-        for (int j = i; j > 0; j--) {
-            BKid *x = &kids[j - 1], *y = &kids[j];
-            if (x->est < y->est || (x->est == y->est && (x->sum < y->sum || (x->sum == y->sum && x->seq > y->seq))))
-                break;
-            BKid t = *x;
-            *x = *y;
-            *y = t;
-        }
+    qsort(kids, (size_t)nk, sizeof(BKid), bkid_cmp);
     u128 *cocc = se->occ + (size_t)(depth + 1) * MAXK * S;
     for (int i = 0; i < nk; i++) {
         const BKid *k = &kids[i];
