@@ -726,6 +726,14 @@ static inline void bel_and(Bel *X, int a, u128 v) {  /* for a row in use */
     if (!(X->row[a] &= v)) X->used &= ~((uint64_t)1 << a);
 }
 
+static inline void bel_copy(Bel *out, const Bel *X) {  /* the rows in use only */
+    out->used = X->used;
+    for (uint64_t u = X->used; u; u &= u - 1) {
+        int a = __builtin_ctzll(u);
+        out->row[a] = X->row[a];
+    }
+}
+
 typedef struct {
     int est[3], effort, seq, nl, n;
     unsigned char codes[MAXK], dests[MAXK];
@@ -1018,7 +1026,7 @@ static void emit(const Turn *tn, Bel *out, int a2, u128 SB) {
 /* The placements of X that give each worker's swing its pivot. */
 static void bel_pivots(const Turn *tn, const Bel *X, Bel *out) {
     const Board *b = tn->se->b;
-    *out = *X;
+    bel_copy(out, X);
     for (int i = 0; i < tn->nw; i++) {
         int w = tn->from[i], z = tn->to[i], slide = 0;
         u128 need = 0;
@@ -1223,7 +1231,8 @@ static int bdfs(Search *se, const unsigned char *wk, int nw, int lower, const Be
                 int depth) {
     const Board *b = se->b;
     int S = se->S;
-    Bel own = *X0, *X = &own;  /* X0 may lie in the pool of children, which moves when it grows */
+    Bel own, *X = &own;  /* X0 may lie in the pool of children, which moves when it grows */
+    bel_copy(X, X0);
     int ca = se->ca;  /* restored on the way out: a child whose worker finished has escort A */
     se->nodes++;
     if (se->timed && now() > se->deadline) return OUT_OF_TIME;
