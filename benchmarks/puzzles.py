@@ -18,12 +18,13 @@ wall-clock time; "lower bound" is the bound the iterative deepening proved, whic
 ``solve`` runs the C core when it builds (``ROPASCI_NATIVE=0`` times the Python twin).
 
 Figures (``python benchmarks/puzzles.py --repeat 3``, C core, the idle 2-core VM: other jobs inflate even CPU
-seconds here, up to sevenfold at load 5): under 1 s: 229/230; slowest: split-3x9-13 1.25 s, duo-3x9-32 0.91 s,
-split-3x9-9 0.86 s, split-3x9-11 0.70 s, split-3x9-21 0.69 s. The Python twin on the 70 positions of the library and
-the mixed/same groups: 59 of 70, the worst 11.3 s. The course groups with ``--course-count 160`` and the four files
-of ``benchmarks/puzzle-positions/``: 796 of 804, the worst split-13 1.58 s, far-3x9-73 1.51 s, split-3x9-63 1.38 s,
-walls-14 1.31 s, split-3x9-13 1.28 s; tour-17 0.12 s (7.1 s before the search of workers with escorts;
-``docs/puzzles.md``, "Where it is still slow"). ``ROPASCI_ESCORTS=0`` times the joint search alone.
+seconds here, up to sevenfold at load 5, and the idle VM itself varies by 10-15% from hour to hour): under 1 s:
+230/230; slowest: duo-3x9-32 0.67 s, split-3x9-30 0.57 s, split-3x9-11 0.50 s, split-3x9-13 0.45 s, split-3x9-9
+0.43 s. The Python twin on the 70 positions of the library and the mixed/same groups: 59 of 70, the worst 11.3 s. The
+course groups with ``--course-count 160`` and the four files of ``benchmarks/puzzle-positions/``: 802 of 804, the
+worst far-3x9-73 1.12 s, split-3x9-143 1.01 s; with ``--course-count 480`` (no files, single runs) 2,385 of 2,400, the
+worst walls-3x9-358 9.62 s, walls-3x9-463 2.98 s, split-3x9-444 2.23 s, walls-3x9-178 2.19 s (``docs/puzzles.md``,
+"Where it is still slow"). ``ROPASCI_ESCORTS=0`` times the joint search alone.
 """
 from __future__ import annotations
 
