@@ -88,3 +88,23 @@ def test_the_sweep_finds_the_bot_moves_due_in_games_left_alone(django_assert_num
     assert botmoves.stalled_games(timezone.now() - timedelta(seconds=60)) == set()  # changed since
     services.submit_bot_action(bot.id, "lower", 1, ["THROW", "s", [-4, 0]])
     assert botmoves.stalled_games(soon()) == set()  # chosen: waiting for the person
+
+
+@pytest.mark.django_db
+def test_the_sweep_computes_again_a_bot_move_this_process_lost(monkeypatch, settings):
+    """A move counted in flight here but never delivered (the browser suite's stalled bot seat) does not block
+    the game: the sweep forgets it and computes the move again once it is due for ``BOT_STALL_SECONDS``."""
+    from games.live import botrunner, serverloop
+    from games.play import services
+
+    settings.BOT_STALL_SECONDS = 0
+    scheduled = []
+    monkeypatch.setattr(botrunner, "schedule_bots", scheduled.append)
+    game = services.create_game("ropasci360", {"upper": "human", "lower": "bot:random"}).game
+    key = (game.id, "lower", 1)
+    botrunner._inflight.add(key)
+    try:
+        serverloop.sweep()
+        assert scheduled == [game.id] and key not in botrunner._inflight
+    finally:
+        botrunner._inflight.discard(key)

@@ -27,8 +27,9 @@ _STARTING: asyncio.Task | None = None  # clocks.resume on the first request; req
 
 def sweep() -> None:
     """Pick up what a dead process left: expired turn clocks, and bot moves due for longer than
-    ``BOT_STALL_SECONDS`` (computed here; if the first process still delivers, the service refuses the
-    second move for the turn: never a double move)."""
+    ``BOT_STALL_SECONDS`` (computed here, even if this process still counts the move in flight: a move lost
+    on its way here would otherwise block the game for good; if the first computation still delivers, the
+    service refuses the second move for the turn: never a double move)."""
     now = timezone.now()
     try:
         for game_id, started, seconds in (Game.objects.filter(status=Game.Status.ACTIVE, turn_seconds__isnull=False)
@@ -36,7 +37,7 @@ def sweep() -> None:
             if started is not None and started + timedelta(seconds=seconds) <= now:
                 services.check_timeout(game_id)
         for game_id in botmoves.stalled_games(now - timedelta(seconds=settings.BOT_STALL_SECONDS)):
-            botrunner.schedule_bots(game_id)
+            botrunner.requeue_bots(game_id)
     except Exception:  # a sweep must never stop the next one
         log.exception("sweep failed")
     finally:
