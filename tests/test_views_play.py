@@ -60,8 +60,9 @@ def page(client, game):
 
 
 def normalise(html, game):
-    """Comparable HTML: without the game's id and the per-request CSRF tokens."""
+    """Comparable HTML: without the game's id, the per-request CSRF tokens and the version's save stamp."""
     html = html.replace(game.id, "GAME")
+    html = re.sub(r'data-version="[^"]*"', "data-version", html)
     html = re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', 'name="csrfmiddlewaretoken"', html)
     html = re.sub(r'"X-CSRFToken": "[^"]*"', '"X-CSRFToken"', html)
     html = re.sub(r'data-server-now="[^"]*"', "", html)

@@ -637,30 +637,46 @@
     if (!document.hidden && unseen) { unseen = false; document.title = baseTitle; }
   });
 
-  /** How far along the game a live fragment is: [resolved turns, 1 once over], or null if it does not say. */
+  /** How far along the game a live fragment is: [resolved turns, 1 once over, the save's time stamp], or null
+   *  if it does not say. The stamp (the third part of ``data-version``, "turn:status:stamp") orders the
+   *  changes within a turn, such as a seat having chosen. */
   function progress(el) {
     var t = el.getAttribute && el.getAttribute("data-turn");
     if (t === null || t === undefined || t === "") return null;
     var s = el.getAttribute("data-status");
-    return [parseInt(t, 10), s === "finished" || s === "aborted" ? 1 : 0];
+    var stamp = parseFloat((el.getAttribute("data-version") || "").split(":")[2]) || 0;
+    return [parseInt(t, 10), s === "finished" || s === "aborted" ? 1 : 0, stamp];
+  }
+  function older(next, now) {
+    for (var i = 0; i < next.length; i++) if (next[i] !== now[i]) return next[i] < now[i];
+    return false;
+  }
+  /** A fragment's HTML without its version: a new version that changes nothing in it is not swapped. */
+  function content(el) {
+    return el.outerHTML.replace(/ data-version="[^"]*"/, "");
   }
 
   // Skip out-of-band swaps that would change nothing (e.g. the opponent's submission changes only the
   // turn panel): the viewer's half-made choice and keyboard focus stay where they are. Also skip fragments
   // older than what is shown: the answer to this player's move can arrive after the live push of the
-  // reply it led to (a fast bot), and must not put the page back a turn.
+  // reply it led to (a fast bot: the next turn, or its choice within the turn), and must not put the page
+  // back.
   document.body.addEventListener("htmx:oobBeforeSwap", function (evt) {
     var d = evt.detail;
     var incoming = d && d.fragment && d.fragment.firstElementChild;
     var target = d && d.target;
     if (!incoming || !target || !target.id) return;
     var now = progress(target), next = progress(incoming);
-    if (now && next && (next[0] < now[0] || (next[0] === now[0] && next[1] < now[1]))) {
+    if (now && next && older(next, now)) {
       d.shouldSwap = false;
       return;
     }
-    var html = incoming.outerHTML;
-    if (lastFragments[target.id] === html && document.body.contains(target)) d.shouldSwap = false;
+    var html = content(incoming);
+    if (lastFragments[target.id] === html && document.body.contains(target)) {
+      d.shouldSwap = false;  // the page is now of that version all the same
+      var version = incoming.getAttribute("data-version");
+      if (version) target.setAttribute("data-version", version);
+    }
     lastFragments[target.id] = html;
   });
 
