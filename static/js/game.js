@@ -637,18 +637,21 @@
     if (!document.hidden && unseen) { unseen = false; document.title = baseTitle; }
   });
 
-  /** How far along the game a live fragment is: [resolved turns, 1 once over, the save's time stamp], or null
-   *  if it does not say. The stamp (the third part of ``data-version``, "turn:status:stamp") orders the
+  /** How far along the game a live fragment is: [resolved turns, 1 once over, the save's time stamp or null],
+   *  or null if it does not say. The stamp (the third part of ``data-version``, "turn:status:stamp") orders the
    *  changes within a turn, such as a seat having chosen. */
   function progress(el) {
     var t = el.getAttribute && el.getAttribute("data-turn");
     if (t === null || t === undefined || t === "") return null;
     var s = el.getAttribute("data-status");
-    var stamp = parseFloat((el.getAttribute("data-version") || "").split(":")[2]) || 0;
-    return [parseInt(t, 10), s === "finished" || s === "aborted" ? 1 : 0, stamp];
+    var stamp = parseFloat((el.getAttribute("data-version") || "").split(":")[2]);
+    return [parseInt(t, 10), s === "finished" || s === "aborted" ? 1 : 0, isNaN(stamp) ? null : stamp];
   }
   function older(next, now) {
-    for (var i = 0; i < next.length; i++) if (next[i] !== now[i]) return next[i] < now[i];
+    for (var i = 0; i < next.length; i++) {
+      if (next[i] === null || now[i] === null) return false;  // a fragment without a version: turn and end only
+      if (next[i] !== now[i]) return next[i] < now[i];
+    }
     return false;
   }
   /** A fragment's HTML without its version: a new version that changes nothing in it is not swapped. */
