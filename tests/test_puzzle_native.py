@@ -1,8 +1,9 @@
-"""The puzzle solver's C core (``games/ropasci_puzzle/solver.c``) against its Python twin (``Search`` and
-``escorts.py``): the same search step for step, so the same turn count, nodes, relaxations, thresholds and bounds,
-with the search of workers with escorts (the default) and without it (``ROPASCI_ESCORTS=0``, joint moves only),
-which finds plans as short; its solutions replay through the game's engine; its deadline fires.
-``ROPASCI_NATIVE=0`` makes ``solve`` use the twin."""
+"""The puzzle solver's C core (``games/ropasci_puzzle/solver.c``) against its Python twin (``Search``, ``escorts.py``
+and ``carried.py``): the same search step for step, so the same turn count, nodes, relaxations, thresholds and
+bounds, with the search of workers with escorts (the default) and without it (``ROPASCI_ESCORTS=0``, joint moves
+only), which finds plans as short, as does the search with one of three workers carried (``ROPASCI_CARRY=0``: not);
+its solutions replay through the game's engine; its deadline fires. ``ROPASCI_NATIVE=0`` makes ``solve`` use the
+twin."""
 from __future__ import annotations
 
 import json
@@ -114,17 +115,18 @@ TOUR = {"upper": [["r", -1, -3], ["p", -2, 0], ["s", -2, 1]],
         "block": [["", 1, -2]]}  # benchmarks/puzzles.py's tour-3x9-19
 
 
-def positions_searched(position, turns, monkeypatch) -> tuple[int, int]:
-    """The positions the C core searches with the workers' search and by joint moves only, each solving the
-    position in ``turns`` turns with a plan that replays (the escorts' moves written out)."""
+def positions_searched(position, turns, monkeypatch, flag="ROPASCI_ESCORTS") -> tuple[int, int]:
+    """The positions the C core searches with the workers' search (or, ``flag`` ROPASCI_CARRY, with a worker
+    carried) and by joint moves only, each solving the position in ``turns`` turns with a plan that replays (the
+    escorts' or the carried worker's moves written out)."""
     searched = []
-    for escorts in ("1", "0"):
-        monkeypatch.setenv("ROPASCI_ESCORTS", escorts)
+    for on in ("1", "0"):
+        monkeypatch.setenv(flag, on)
         stats: dict = {}
         assert_solved(position, solve(position, stats=stats), turns)
         assert stats["bounds"]["proved"] == turns
         searched.append(stats["nodes"])
-    monkeypatch.delenv("ROPASCI_ESCORTS")
+    monkeypatch.delenv(flag)
     return searched[0], searched[1]
 
 
@@ -151,6 +153,59 @@ def test_two_workers_with_an_escort_are_searched_over_their_own_moves(monkeypatc
     assert own * 5 < joint
 
 
+FAR = {"upper": [["p", 4, -1], ["s", 4, 0], ["r", 3, 0]],
+       "lower": [["s", -2, -1], ["s", 0, -2], ["r", -1, -3], ["p", -1, -1], ["s", -3, 0], ["r", -4, 2], ["r", 0, -4],
+                 ["p", -4, 3], ["p", -3, -1]],
+       "block": [["", 1, 3]]}  # benchmarks/puzzles.py's far-3x9-210
+
+
+@needs_c
+def test_three_workers_are_searched_with_one_carried_as_a_set(monkeypatch):
+    """A paper, a scissors and a rock in one corner, each with three targets on the far side: by joint moves the
+    search enters 3,734 positions; over the scissors' and the rock's moves with the paper's placements as a set, 122.
+    The same 11 turns, and the twins search alike."""
+    own, joint = positions_searched(FAR, 11, monkeypatch, "ROPASCI_CARRY")
+    assert own * 10 < joint
+    assert len(assert_twins(FAR, monkeypatch)) == 11
+
+
+def three_workers(rng: random.Random) -> dict:
+    """A rock, a paper and a scissors anywhere, each with one or two targets (and sometimes a Lower token of any
+    symbol more), up to 12 blocks: three workers of three classes, the positions where one is carried."""
+    cells = list(HEXES)
+    rng.shuffle(cells)
+    ups = list("rps")
+    rng.shuffle(ups)
+    lows = [PREY[ups[i % 3]] for i in range(rng.randint(3, 6))]
+    if rng.random() < 0.3:
+        lows.append(rng.choice("rps"))
+    blocks = rng.randint(0, 12)
+    return {"upper": [[s, *cells[i]] for i, s in enumerate(ups)],
+            "lower": [[s, *cells[3 + i]] for i, s in enumerate(lows)],
+            "block": [["", *cells[3 + len(lows) + i]] for i in range(blocks)]}
+
+
+@needs_c
+def test_the_carried_search_finds_plans_as_short_as_the_joint_search(monkeypatch):
+    rng = random.Random("carried")
+    for _ in range(120):
+        position = three_workers(rng)
+        monkeypatch.setenv("ROPASCI_CARRY", "0")
+        joint = solve(position, max_turns=10)
+        monkeypatch.delenv("ROPASCI_CARRY")
+        own = solve(position, max_turns=10)
+        assert (own is None) == (joint is None), position
+        if own is not None:
+            assert_solved(position, own, len(joint))
+
+
+@needs_c
+def test_the_c_core_carries_a_worker_exactly_as_the_python_twin(monkeypatch):
+    rng = random.Random("carried-twins")
+    for _ in range(25):
+        assert_twins(three_workers(rng), monkeypatch, max_turns=7)
+
+
 ORDERED = {"upper": [["p", -4, 1], ["s", 2, 0], ["r", -2, -1]],
            "lower": [["p", -4, 0], ["r", 1, 1], ["r", 3, -4], ["r", 2, -1], ["s", 0, 0], ["p", -1, -2]],
            "block": [["", 0, 1]]}  # benchmarks/puzzles.py's mixed-3x6-5
@@ -160,7 +215,9 @@ ORDERED = {"upper": [["p", -4, 1], ["s", 2, 0], ["r", -2, -1]],
 def test_the_child_hardest_to_refute_is_tried_first(monkeypatch):
     """Refuting 7 turns takes 46 positions; the plan of 8 lies below a child whose refutation was among the hardest,
     so tried first the search enters 8 more positions, 54 in all (617 with the children in the order of their
-    estimates alone). The twins order alike."""
+    estimates alone). The twins order alike. (The order is the joint search's: with one of the three workers carried
+    the search is another one.)"""
+    monkeypatch.setenv("ROPASCI_CARRY", "0")
     turns = assert_twins(ORDERED, monkeypatch)
     assert len(turns) == 8
     stats: dict = {}

@@ -99,6 +99,13 @@ def _covered_by(finals: list[set[int]], m: int) -> int:
     return down
 
 
+def hexes_of_layer(layer: dict) -> int:
+    m = 0
+    for hexes in layer.values():
+        m |= hexes
+    return m
+
+
 class Relaxation:
     """For one puzzle: ``free`` (mask of hexes without a block) and ``safe[c]`` (free hexes a token of class c
     may land on: not under a Lower token that beats it for good)."""
@@ -112,13 +119,13 @@ class Relaxation:
 
     def run(self, toks, turns: int, init=None, rounds: int = 8):
         """``toks``: (class, mask of the hexes it may start on, target hex indices) per token (one hex; an escort
-        of the workers' search may be on several). ``init``: per token, hexes it may occupy
-        at times 0..turns (from a parent's run), or None. Returns those sets narrowed (per token, a list of
-        masks), or None when no plan of ``turns`` turns exists."""
+        of the workers' search may be on several; a carried worker starts from {targets hit: hexes}). ``init``: per
+        token, hexes it may occupy at times 0..turns (from a parent's run), or None. Returns those sets narrowed
+        (per token, a list of masks), or None when no plan of ``turns`` turns exists."""
         free = self.free
         m = 0
         for _, start, _ in toks:
-            m |= start
+            m |= start if isinstance(start, int) else hexes_of_layer(start)
         front = self._fronts.get(m)
         if front is None:
             if len(self._fronts) > FRONTS_KEPT:
@@ -133,7 +140,8 @@ class Relaxation:
         else:
             occ = [o[:turns + 1] for o in init]  # copies: the lists are shared by siblings
         for p in range(k):
-            occ[p][0] = toks[p][1]
+            start = toks[p][1]
+            occ[p][0] = start if isinstance(start, int) else hexes_of_layer(start)
         groups: dict[int, list[int]] = {}
         for p, tok in enumerate(toks):
             groups.setdefault(tok[0], []).append(p)
@@ -212,7 +220,7 @@ class Relaxation:
         c, start, tg = tok
         limit_all = self.safe[c]
         anyt, number, hexes_of = self._targets(tg)
-        layers = [{0: start}]
+        layers = [{0: start} if isinstance(start, int) else start]
         cur = layers[0]
         for t in range(turns):
             nxt: dict[int, int] = {}

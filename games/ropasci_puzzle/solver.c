@@ -1,7 +1,7 @@
 /* The C core of the RoPaSci 360 puzzle solver: the same iterative deepening as solver.py's Search, the same search
- * of workers with escorts as escorts.py and the same relaxation as relax.py, step for step (the same nodes,
- * relaxations and bounds: the tests compare them), because a node of the Python search costs milliseconds and the
- * course's positions need thousands of them in a second.
+ * of workers with escorts as escorts.py, the same search with one worker carried as carried.py and the same
+ * relaxation as relax.py, step for step (the same nodes, relaxations and bounds: the tests compare them), because a
+ * node of the Python search costs milliseconds and the course's positions need thousands of them in a second.
  *
  * Python hands over the board as tables (moves in the Python order, so that ties are broken alike) and calls
  * ropasci_solve(). Hex sets are unsigned __int128 on relax.py's 10-wide grid, so one step of a whole set is six
@@ -397,7 +397,14 @@ static Bits covered_by(unsigned char (*finals)[NSET], int nf, int skip, int m) {
 
 /* --- the relaxation (relax.Relaxation) --- */
 
-typedef struct { int c, m; int tg[MAXG]; u128 at; } Tok;  /* at: the hexes it may start on */
+typedef struct {
+    int c, m;
+    int tg[MAXG];
+    u128 at;          /* the hexes it may start on */
+    int ns;           /* a carried worker's start: ns entries (targets hit sv, hexes sm); 0: (nothing hit, at) */
+    const short *sv;
+    const u128 *sm;
+} Tok;
 
 typedef struct {       /* a class's remaining targets, for one run */
     u128 anyt, hexes_of[NSET];
@@ -473,12 +480,14 @@ static long forward(Relax *r, const Tok *tok, int turns, const u128 *piv, const 
     const Targets *T = &r->tgt[tok->c];
     u128 limit_all = r->b->safe_m[tok->c];
     size_t used = base;
-    if (!layer_room(r, used, 1)) return -1;
+    int n0 = tok->ns ? tok->ns : 1;
+    if (!layer_room(r, used, (size_t)n0)) return -1;
     L->start[0] = (int)used;
-    L->count[0] = 1;
-    r->lv[used] = 0;
-    r->lm[used] = tok->at;
-    used++;
+    L->count[0] = n0;
+    for (int e = 0; e < n0; e++) {
+        r->lv[used] = tok->ns ? tok->sv[e] : 0;
+        r->lm[used++] = tok->ns ? tok->sm[e] : tok->at;
+    }
     L->n = 1;
     for (int t = 0; t < turns; t++) {
         u128 lim = limit_all & r->front[t + 1] & prev[t + 1], pt = piv[t];
@@ -769,6 +778,14 @@ typedef struct {
     int escorts;     /* search workers with escorts as such (else by joint moves only: ROPASCI_ESCORTS=0) */
     int ca, cb;      /* escort A's and B's classes (-1: no escort A) */
     int bturn[MAXT + 2][2], bend;  /* the workers' hexes after each turn; the depth where their plan ends */
+    /* the search with one worker carried (see cdfs) */
+    Known cknown;    /* (tracked, their Lower left, turns, W's class, W's targets left) -> 1 + index into cbels */
+    u128 *cbels;     /* W's hexes refuted there */
+    size_t ncbels, capcbels;
+    int carry;       /* search three workers with one carried as a set (ROPASCI_CARRY=1) */
+    int cw, wgroups; /* W's class and its targets' groups */
+    struct { int to[2], nn, nlt; unsigned char tk[2]; } cturn[MAXT + 2];  /* the tracked moves, what they leave */
+    int cend;        /* the depth where the carried search's plan ends */
 } Search;
 
 static double now(void) {
@@ -861,6 +878,7 @@ static void tok_of(const Board *b, int c, u128 at, int lower, Tok *tok) {
     tok->c = c;
     tok->at = at;
     tok->m = 0;
+    tok->ns = 0;
     for (int j = 0; j < b->nt[c]; j++) {
         int g = b->tgroup[c][j];
         if (lower >> g & 1) tok->tg[tok->m++] = b->ghex[g];
@@ -1428,6 +1446,514 @@ static int bel_record(Search *se, int d0, const unsigned char *wk0, int nw0, int
     return ok;
 }
 
+/* --- the search with one worker carried as a set (carried.py) ---
+ * When three workers of three classes are left (far, split, walls), the joint search multiplies every path of two
+ * of them by the few states the third can be in. From such a position on, the search goes over the moves of two
+ * tokens (tracked) and carries the third (W, the one with the fewest targets: at most three, so at most eight rows)
+ * as the set of its placements those moves leave possible: rows by W's targets left (bits over its class's
+ * targets), each W's hexes (GBIT: W fell after its last target). Battles with W are resolved placement by
+ * placement where they can happen and may send placements to different children. Refuted placements are kept per
+ * (tracked, their Lower left, turns, W's class, W's targets left) as W's hexes, as in the escorts' search. */
+#define CROWS 8           /* rows of a set: W has at most three targets when it is carried */
+#define CGROUPS 16        /* children of one tracked move (the tracked tokens that survive, their Lower left) */
+#define CARRY_LIMIT 2000000 /* refuted rows kept (as TABLE_LIMIT); the table starts afresh beyond */
+typedef struct CBel { int n, s[CROWS]; u128 m[CROWS]; } CBel;
+
+static inline void cb_or(CBel *X, int s, u128 v) {
+    if (!v) return;
+    for (int i = 0; i < X->n; i++)
+        if (X->s[i] == s) {
+            X->m[i] |= v;
+            return;
+        }
+    X->s[X->n] = s;
+    X->m[X->n++] = v;
+}
+
+static void cb_and(CBel *X, u128 v) {  /* every row masked, empty rows dropped (the order kept) */
+    int k = 0;
+    for (int i = 0; i < X->n; i++) {
+        u128 m = X->m[i] & v;
+        if (m) {
+            X->s[k] = X->s[i];
+            X->m[k++] = m;
+        }
+    }
+    X->n = k;
+}
+
+static int cb_row(const CBel *X, int s) {
+    for (int i = 0; i < X->n; i++)
+        if (X->s[i] == s) return i;
+    return -1;
+}
+
+static u128 cb_hexes(const CBel *X) {
+    u128 m = 0;
+    for (int i = 0; i < X->n; i++) m |= X->m[i];
+    return m & ~GBIT;
+}
+
+static int c_lower_of(const Search *se, int s) {  /* the groups of W's targets in s */
+    int g = 0;
+    for (int j = 0; j < se->b->nt[se->cw]; j++)
+        if (s >> j & 1) g |= 1 << se->b->tgroup[se->cw][j];
+    return g;
+}
+
+static u128 lower_hexes(const Board *b, int lower) {
+    u128 m = 0;
+    for (int g = 0; g < b->ng; g++)
+        if (lower >> g & 1) m |= b->bit[b->ghex[g]];
+    return m;
+}
+
+/* The placements of X that give each tracked token's swing its pivot. */
+static void c_pivots(const Search *se, const unsigned char *tk, int n, const int *to, const CBel *X, CBel *out) {
+    const Board *b = se->b;
+    *out = *X;
+    for (int i = 0; i < n; i++) {
+        int w = tk[i] & 63, z = to[i], slide = 0, other = 0;
+        u128 need = 0;
+        for (int j = 0; j < b->nslide[w]; j++) slide |= b->slide[w][j] == z;
+        if (slide) continue;
+        for (int j = 0; j < b->nswing[w]; j++)
+            for (int k = 0; k < b->nz[w][j]; k++)
+                if (b->swing_z[w][j][k] == z) need |= b->bit[b->swing_y[w][j]];
+        for (int j = 0; j < n; j++) other |= j != i && (b->bit[tk[j] & 63] & need);
+        if (!other) cb_and(out, need);
+    }
+}
+
+/* W landing on z (-1: not on the board) as the tracked tokens move to `to`: 0 when W falls with work left, else the
+ * tracked after the turn (ntk, *nn), their Lower left, W's targets left and W's bit (GBIT: fallen). */
+static int c_outcome(const Search *se, const unsigned char *tk, int n, int lower, const int *to, int z,
+                     unsigned char *ntk, int *nn, int *nlt, int *s2, u128 *bit) {
+    const Board *b = se->b;
+    unsigned char ups[3], dests[3], out[3];
+    int m = 0, k, alive = 0;
+    for (; m < n; m++) {
+        ups[m] = tk[m];
+        dests[m] = (unsigned char)to[m];
+    }
+    if (z >= 0) {
+        ups[m] = (unsigned char)(se->cw << 6);
+        dests[m++] = (unsigned char)z;
+    }
+    int nl = resolve(b, ups, m, lower, dests, out, &k);
+    *nn = 0;
+    for (int j = 0; j < k; j++) {
+        if (out[j] >> 6 == se->cw) alive = 1;
+        else ntk[(*nn)++] = out[j];
+    }
+    *s2 = b->local[se->cw][nl];
+    if (z >= 0 && !alive && *s2) return 0;
+    *nlt = nl & ~se->wgroups;
+    *bit = z >= 0 && alive ? b->bit[z] : GBIT;
+    return 1;
+}
+
+typedef struct { int nn, nlt; unsigned char tk[2]; CBel Y; } CGroup;
+
+/* The set of the child (tracked ntk, Lower left nlt) among the groups of one move, added if new; NULL: too many. */
+static CBel *c_group(CGroup *g, int *ng, const unsigned char *ntk, int nn, int nlt) {
+    for (int i = 0; i < *ng; i++)
+        if (g[i].nn == nn && g[i].nlt == nlt && !memcmp(g[i].tk, ntk, (size_t)nn)) return &g[i].Y;
+    if (*ng == CGROUPS) return NULL;
+    CGroup *x = &g[(*ng)++];
+    x->nn = nn;
+    x->nlt = nlt;
+    memcpy(x->tk, ntk, (size_t)nn);
+    x->Y.n = 0;
+    return &x->Y;
+}
+
+/* The children of the tracked move `to` from X, in g[0..*ng); 0 if there were more than CGROUPS (a bug). */
+static int c_step(const Search *se, const unsigned char *tk, int n, int lt, const int *to, const CBel *X0,
+                  CGroup *g, int *ng) {
+    const Board *b = se->b;
+    CBel X;
+    c_pivots(se, tk, n, to, X0, &X);
+    *ng = 0;
+    u128 w0 = 0, land = 0;
+    for (int i = 0; i < n; i++) {
+        w0 |= b->bit[tk[i] & 63];
+        land |= b->bit[to[i]];
+    }
+    for (int r = 0; r < X.n; r++) {
+        int s = X.s[r], lower = lt | c_lower_of(se, s), nn, nlt, s2;
+        unsigned char ntk[3];
+        u128 S = X.m[r], bit;
+        CBel *Y;
+        if (S & GBIT) {
+            c_outcome(se, tk, n, lower, to, -1, ntk, &nn, &nlt, &s2, &bit);
+            if (!(Y = c_group(g, ng, ntk, nn, nlt))) return 0;
+            cb_or(Y, s2, GBIT);
+        }
+        S &= ~GBIT;
+        if (!S) continue;
+        u128 M = step(S, w0) & b->free_m, special = land | lower_hexes(b, lower), plain = M & ~special;
+        if (plain) {  /* W lands where nothing is: the tracked tokens' battles alone */
+            c_outcome(se, tk, n, lower, to, -1, ntk, &nn, &nlt, &s2, &bit);
+            if (!(Y = c_group(g, ng, ntk, nn, nlt))) return 0;
+            cb_or(Y, s2, plain);
+        }
+        for (u128 sp = M & special; sp; sp &= sp - 1) {
+            u128 one = sp & -sp;
+            if (!c_outcome(se, tk, n, lower, to, bit_hex(b, one), ntk, &nn, &nlt, &s2, &bit)) continue;
+            if (!(Y = c_group(g, ng, ntk, nn, nlt))) return 0;
+            cb_or(Y, s2, bit);
+        }
+    }
+    return 1;
+}
+
+static u128 c_key(const Search *se, const unsigned char *tk, int n, int lt, int turns, int s) {
+    return pack(tk, n, lt) | (u128)(turns | (se->cw + 1) << 8 | s << 10) << 32;
+}
+
+/* Takes out of X what is known refuted with `turns` or more turns; 1 if something is left. */
+static int c_unrefuted(const Search *se, const unsigned char *tk, int n, int lt, int turns, CBel *X) {
+    int k = 0;
+    for (int r = 0; r < X->n; r++) {
+        u128 m = X->m[r];
+        for (int t = turns; t <= turns + 2 && t <= se->max_turns && m; t++) {
+            int i = get(&se->cknown, c_key(se, tk, n, lt, t, X->s[r]));
+            if (i) m &= ~se->cbels[i - 1];
+        }
+        if (m) {
+            X->s[k] = X->s[r];
+            X->m[k++] = m;
+        }
+    }
+    X->n = k;
+    return k > 0;
+}
+
+static int c_refute(Search *se, const unsigned char *tk, int n, int lt, int turns, const CBel *X) {
+    for (int r = 0; r < X->n; r++) {
+        u128 key = c_key(se, tk, n, lt, turns, X->s[r]);
+        int i = get(&se->cknown, key);
+        if (!i) {
+            if (se->ncbels == CARRY_LIMIT) {
+                known_clear(&se->cknown);
+                se->ncbels = 0;
+            }
+            if (se->ncbels == se->capcbels) {
+                size_t cap = se->capcbels ? se->capcbels * 2 : 1024;
+                u128 *bs = realloc(se->cbels, cap * sizeof(u128));
+                if (!bs) return 0;
+                se->cbels = bs;
+                se->capcbels = cap;
+            }
+            se->cbels[se->ncbels] = 0;
+            i = (int)++se->ncbels;
+            if (!put(&se->cknown, key, i)) return 0;
+        }
+        se->cbels[i - 1] |= X->m[r];
+    }
+    return 1;
+}
+
+/* A child's (bound, sum of the tours): the tracked tokens' tours, W's from its best placement, and the front lemma
+ * over the Lower tokens left in every placement from every hex a token may be on. */
+static void c_estimate(const Search *se, const unsigned char *tk, int n, int lt, const CBel *Y, int *est, int *sum) {
+    const Board *b = se->b;
+    int worst = 0, total = 0, w = 0, sure = -1;
+    u128 all = cb_hexes(Y);
+    for (int c = 0; c < 3; c++) {
+        if (c == se->cw || !b->local[c][lt]) continue;
+        int xs[2], nx = 0;
+        for (int i = 0; i < n; i++)
+            if (tk[i] >> 6 == c) xs[nx++] = tk[i] & 63;
+        int v = share(b, c, xs, nx, b->local[c][lt]);
+        total += v;
+        if (v > worst) worst = v;
+    }
+    for (int i = 0; i < n; i++) all |= b->bit[tk[i] & 63];
+    if (cb_row(Y, 0) < 0) {
+        w = FAR;
+        for (int r = 0; r < Y->n; r++)
+            for (u128 m = Y->m[r]; m; m &= m - 1) {
+                int x = bit_hex(b, m & -m), v = b->tour[se->cw][x << b->nt[se->cw] | Y->s[r]];
+                if (v < w) w = v;
+            }
+    }
+    for (int r = 0; r < Y->n; r++) sure &= Y->s[r];
+    if (!all) {
+        *est = *sum = FAR;
+        return;
+    }
+    int front = 0, left = lt | c_lower_of(se, sure);
+    for (int g = 0; g < b->ng; g++) {
+        if (!(left >> g & 1)) continue;
+        int mn = 0;
+        while (mn < NH && !(all & b->gnear[g][mn])) mn++;
+        if (mn == NH) mn = FAR;
+        if (mn > front) front = mn;
+    }
+    *est = worst > w ? worst : w;
+    if (front > *est) *est = front;
+    *sum = total + w;
+}
+
+typedef struct { int est, sum, seq, nn, nlt, to[2]; unsigned char tk[2]; CBel Y; } CKid;
+
+static int ckid_cmp(const void *pa, const void *pb) {  /* as bkid_cmp */
+    const CKid *x = pa, *y = pb;
+    if (x->est != y->est) return x->est < y->est ? -1 : 1;
+    if (x->sum != y->sum) return x->sum < y->sum ? -1 : 1;
+    return x->seq > y->seq ? -1 : x->seq < y->seq;
+}
+
+/* The relaxation of tracked tokens tk with W on Y into cocc (tracked first, W after them when it is on the board):
+ * as relax_run. init: the parent's sets from time 1, per token in that order. */
+static int c_relax(Search *se, const unsigned char *tk, int n, int lt, const CBel *Y, int turns,
+                   const u128 *const *init, u128 *cocc, int *has_w) {
+    const Board *b = se->b;
+    Tok toks[3];
+    short sv[CROWS];
+    u128 sm[CROWS];
+    int some = 0, ns = 0, k = 0;
+    u128 hexes = 0;
+    for (int r = 0; r < Y->n; r++)
+        if (Y->m[r] & ~GBIT) {
+            some |= Y->s[r];
+            hexes |= Y->m[r] & ~GBIT;
+        }
+    int lower = lt | c_lower_of(se, some);
+    for (int i = 0; i < n; i++) tok_of(b, tk[i] >> 6, b->bit[tk[i] & 63], lower, &toks[k++]);
+    *has_w = hexes != 0;
+    if (hexes) {
+        Tok *w = &toks[k++];
+        tok_of(b, se->cw, hexes, lower, w);
+        for (int r = 0; r < Y->n; r++) {  /* targets hit, over W's targets in some placement */
+            u128 m = Y->m[r] & ~GBIT;
+            if (!m) continue;
+            int v = 0, q = 0;
+            for (int j = 0; j < b->nt[se->cw]; j++)
+                if (some >> j & 1) {
+                    if (!(Y->s[r] >> j & 1)) v |= 1 << q;
+                    q++;
+                }
+            int e = 0;
+            while (e < ns && sv[e] != v) e++;
+            if (e == ns) {
+                sv[ns] = (short)v;
+                sm[ns++] = 0;
+            }
+            sm[e] |= m;
+        }
+        w->ns = ns;
+        w->sv = sv;
+        w->sm = sm;
+    }
+    se->relaxations++;
+    return relax_run(&se->rx, toks, k, lower, turns, init, cocc);
+}
+
+/* dfs for the tracked tokens tk (n codes, sorted; their Lower left lt) with W on any placement of X0: 1 if a plan
+ * of `budget` turns exists (the tracked moves in cturn), 0 if not, < 0 to stop. occ: the relaxation's sets of the
+ * tracked tokens; occw W's (NULL once it has fallen everywhere). */
+static int cdfs(Search *se, const unsigned char *tk, int n, int lt, const CBel *X0, int budget, const u128 *const *occ,
+                const u128 *occw, int depth) {
+    const Board *b = se->b;
+    int S = se->S;
+    CBel X = *X0;
+    se->nodes++;
+    if (se->timed && now() > se->deadline) return OUT_OF_TIME;
+    if (!c_unrefuted(se, tk, n, lt, budget, &X)) return 0;
+    u128 wh = cb_hexes(&X);
+    int lists[2][2 * BKIDS], nlist[2] = {1, 1};
+    for (int i = 0; i < n; i++) {
+        int a = tk[i] & 63, c = tk[i] >> 6, d[BKIDS], nd, nk = 0;
+        u128 piv = wh, alive = occ[i][1];
+        for (int j = 0; j < n; j++)
+            if (j != i) piv |= b->bit[tk[j] & 63];
+        nd = moves_from(b, a, piv, d);
+        for (int e = 0; e < nd; e++)
+            if (b->bit[d[e]] & alive) lists[i][nk++] = d[e];
+        if (n > 1 || wh)  /* falling on purpose, as in the joint search */
+            for (int e = 0; e < nd; e++)
+                if (b->deadly[c][d[e]] && !(b->bit[d[e]] & alive)) lists[i][nk++] = d[e];
+        if (!nk) return c_refute(se, tk, n, lt, budget, &X) ? 0 : NO_MEMORY;
+        nlist[i] = nk;
+    }
+    u128 wlim = occw ? occw[1] | GBIT : GBIT;
+    int nk = 0, cap = 64, result = 0;
+    CKid *kids = malloc(sizeof(CKid) * (size_t)cap);
+    if (!kids) return NO_MEMORY;
+    for (int p = 0; p < nlist[0]; p++)
+        for (int q = 0; q < (n == 2 ? nlist[1] : 1); q++) {
+            int to[2] = {n ? lists[0][p] : 0, n == 2 ? lists[1][q] : 0}, ng;
+            CGroup g[CGROUPS];
+            if (!c_step(se, tk, n, lt, to, &X, g, &ng)) {
+                result = BROKEN;
+                goto out;
+            }
+            for (int i = 0; i < ng; i++) {
+                CGroup *x = &g[i];
+                if (!x->nlt && cb_row(&x->Y, 0) >= 0) {
+                    se->cturn[depth].to[0] = to[0];
+                    se->cturn[depth].to[1] = to[1];
+                    se->cturn[depth].nn = x->nn;
+                    se->cturn[depth].nlt = x->nlt;
+                    memcpy(se->cturn[depth].tk, x->tk, 2);
+                    se->cend = depth + 1;
+                    result = 1;
+                    goto out;
+                }
+                cb_and(&x->Y, wlim);
+                if (!x->Y.n) continue;
+                int est, sum;
+                c_estimate(se, x->tk, x->nn, x->nlt, &x->Y, &est, &sum);
+                if (est >= budget) continue;
+                if (nk == cap) {
+                    CKid *more = realloc(kids, sizeof(CKid) * (size_t)(cap *= 2));
+                    if (!more) {
+                        result = NO_MEMORY;
+                        goto out;
+                    }
+                    kids = more;
+                }
+                CKid *k = &kids[nk];
+                k->est = est;
+                k->sum = sum;
+                k->seq = nk++;
+                k->nn = x->nn;
+                k->nlt = x->nlt;
+                k->to[0] = to[0];
+                k->to[1] = to[1];
+                memcpy(k->tk, x->tk, 2);
+                k->Y = x->Y;
+            }
+        }
+    qsort(kids, (size_t)nk, sizeof(CKid), ckid_cmp);
+    u128 *cocc = se->occ + (size_t)(depth + 1) * MAXK * S;
+    for (int i = 0; i < nk; i++) {
+        CKid *k = &kids[i];
+        if (!c_unrefuted(se, k->tk, k->nn, k->nlt, budget - 1, &k->Y)) continue;
+        const u128 *init[3];
+        int ni = 0, has_w;
+        for (int j = 0; j < k->nn; j++) {
+            int from = 0;
+            for (int t = 0; t < n; t++)
+                if (tk[t] >> 6 == k->tk[j] >> 6) from = t;
+            init[ni++] = occ[from] + 1;
+        }
+        if (occw) init[ni++] = occw + 1;
+        int ok = c_relax(se, k->tk, k->nn, k->nlt, &k->Y, budget - 1, init, cocc, &has_w);
+        if (ok < 0) {
+            result = ok;
+            goto out;
+        }
+        if (ok) {
+            const u128 *cocc_t[2] = {cocc, cocc + S};
+            int got = cdfs(se, k->tk, k->nn, k->nlt, &k->Y, budget - 1, cocc_t,
+                           has_w ? cocc + (size_t)k->nn * S : NULL, depth + 1);
+            if (got) {
+                if (got > 0) {
+                    se->cturn[depth].to[0] = k->to[0];
+                    se->cturn[depth].to[1] = k->to[1];
+                    se->cturn[depth].nn = k->nn;
+                    se->cturn[depth].nlt = k->nlt;
+                    memcpy(se->cturn[depth].tk, k->tk, 2);
+                }
+                result = got;
+                goto out;
+            }
+        }
+        if (!c_refute(se, k->tk, k->nn, k->nlt, budget - 1, &k->Y)) {
+            result = NO_MEMORY;
+            goto out;
+        }
+    }
+    if (!c_refute(se, tk, n, lt, budget, &X)) result = NO_MEMORY;
+out:
+    free(kids);
+    return result;
+}
+
+/* The plan cdfs found from depth d0 into path, W's moves included: the placements forward along the tracked moves,
+ * then back from one at the end, for each turn a placement and a move of W that lead to the next; 0 if none does
+ * (a bug: cdfs and this disagree). */
+static int c_record(Search *se, int d0, const unsigned char *tk0, int n0, int lt0, const CBel *X0) {
+    const Board *b = se->b;
+    int T = se->cend - d0, ok = 1;
+    CBel *E = malloc(sizeof(CBel) * (size_t)(T + 1));
+    int *ns = malloc(sizeof(int) * (size_t)(T + 1) * 2), *lts = ns + T + 1;
+    unsigned char (*tks)[2] = malloc(sizeof(*tks) * (size_t)(T + 1));
+    if (!E || !ns || !tks) {
+        free(E);
+        free(ns);
+        free(tks);
+        return 0;
+    }
+    E[0] = *X0;
+    ns[0] = n0;
+    lts[0] = lt0;
+    memcpy(tks[0], tk0, (size_t)n0);
+    for (int t = 0; t < T && ok; t++) {
+        CGroup g[CGROUPS];
+        int ng, found = -1;
+        const int *to = se->cturn[d0 + t].to;
+        ok = c_step(se, tks[t], ns[t], lts[t], to, &E[t], g, &ng);
+        ns[t + 1] = se->cturn[d0 + t].nn;
+        lts[t + 1] = se->cturn[d0 + t].nlt;
+        memcpy(tks[t + 1], se->cturn[d0 + t].tk, 2);
+        for (int i = 0; i < ng && ok; i++)
+            if (g[i].nn == ns[t + 1] && g[i].nlt == lts[t + 1] && !memcmp(g[i].tk, tks[t + 1], (size_t)ns[t + 1]))
+                found = i;
+        if (found < 0) ok = 0;
+        else E[t + 1] = g[found].Y;
+    }
+    int ws = 0, r0 = ok ? cb_row(&E[T], 0) : -1;
+    u128 wbit = r0 >= 0 ? E[T].m[r0] & -E[T].m[r0] : 0;
+    if (r0 < 0) ok = 0;
+    for (int t = T - 1; t >= 0 && ok; t--) {
+        const int *to = se->cturn[d0 + t].to;
+        CBel P;
+        c_pivots(se, tks[t], ns[t], to, &E[t], &P);
+        u128 w0 = 0;
+        for (int i = 0; i < ns[t]; i++) w0 |= b->bit[tks[t][i] & 63];
+        ok = 0;
+        for (int s = 0; s < NSET && !ok; s++) {  /* rows in the order of s, as sorted() in Python */
+            int r = cb_row(&P, s), lower = lts[t] | c_lower_of(se, s);
+            if (r < 0) continue;
+            for (u128 m = P.m[r]; m && !ok; m &= m - 1) {
+                u128 one = m & -m, bit;
+                unsigned char ntk[3], ups[3], dd[3];
+                int nn, nlt, s2, moves[BKIDS], nm = 1, a = bit_hex(b, one);
+                moves[0] = -1;
+                if (a >= 0) nm = moves_from(b, a, w0, moves);
+                for (int e = 0; e < nm && !ok; e++) {
+                    if (!c_outcome(se, tks[t], ns[t], lower, to, moves[e], ntk, &nn, &nlt, &s2, &bit)) continue;
+                    if (nn != ns[t + 1] || nlt != lts[t + 1] || memcmp(ntk, tks[t + 1], (size_t)nn) || s2 != ws
+                        || bit != wbit)
+                        continue;
+                    int k = 0;
+                    for (; k < ns[t]; k++) {
+                        ups[k] = tks[t][k];
+                        dd[k] = (unsigned char)to[k];
+                    }
+                    if (a >= 0) {
+                        ups[k] = (unsigned char)(se->cw << 6 | a);
+                        dd[k++] = (unsigned char)moves[e];
+                    }
+                    record(se, d0 + t, ups, k, dd);
+                    ws = s;
+                    wbit = one;
+                    ok = 1;
+                }
+            }
+        }
+    }
+    free(E);
+    free(ns);
+    free(tks);
+    return ok;
+}
+
 /* Search._dfs: 1 if a plan of `budget` turns exists from here (recorded in path), 0 if not, < 0 to stop. */
 /* A joint move (each part's combination ci) written out: the tokens' codes as each class lands, plainly resolved
  * (nw), and each token's destination (dests). */
@@ -1472,6 +1998,35 @@ static int dfs(Search *se, const unsigned char *ups, int n, int lower, int budge
             put_effort(&se->known, self, se->nodes - first + 1);
             return 0;
         }
+    }
+    if (se->carry && n == 3 && ups[0] >> 6 != ups[1] >> 6 && ups[1] >> 6 != ups[2] >> 6
+        && b->local[ups[0] >> 6][lower] && b->local[ups[1] >> 6][lower] && b->local[ups[2] >> 6][lower]) {
+        int w = 0;  /* three workers of three classes: the one with the fewest targets carried (cdfs) */
+        for (int i = 1; i < 3; i++)
+            if (__builtin_popcount(b->local[ups[i] >> 6][lower]) < __builtin_popcount(b->local[ups[w] >> 6][lower]))
+                w = i;
+        se->cw = ups[w] >> 6;
+        se->wgroups = 0;
+        for (int j = 0; j < b->nt[se->cw]; j++) se->wgroups |= 1 << b->tgroup[se->cw][j];
+        unsigned char tk[2];
+        const u128 *o[2];
+        for (int i = 0, k = 0; i < 3; i++)
+            if (i != w) {
+                o[k] = occ + (size_t)i * S;
+                tk[k++] = ups[i];
+            }
+        int lt = lower & ~se->wgroups;
+        CBel X;
+        X.n = 1;
+        X.s[0] = b->local[se->cw][lower];
+        X.m[0] = b->bit[ups[w] & 63];
+        se->nodes--;  /* counted there */
+        int got = cdfs(se, tk, 2, lt, &X, budget, o, occ + (size_t)w * S, depth);
+        if (got > 0) return c_record(se, depth, tk, 2, lt, &X) ? 1 : BROKEN;
+        if (got < 0) return got;
+        if (!put(&se->known, self, budget + 1)) return NO_MEMORY;
+        put_effort(&se->known, self, se->nodes - first + 1);
+        return 0;
     }
     /* Each token's moves (Board.moves), kept when the relaxation allows them at time 1. */
     int lists[MAXK][18], nlist[MAXK];
@@ -1729,10 +2284,11 @@ static int dfs(Search *se, const unsigned char *ups, int n, int lower, int budge
  * (1e308: none); max_turns at most MAXT.
  * stats: nodes, relaxations, thresholds, bound of the estimate, of the root's relaxation (-1: none), proved.
  * path: per turn, (tokens, their codes, their destinations) in MAXK-wide rows. escorts: 1 to search a worker with
- * escorts as such (bdfs), 0 by joint moves only. Returns the plan's length, 0 when
- * there is none within max_turns, -1 past the deadline, -2 out of memory, -3 a plan that could not be written. */
+ * escorts as such (bdfs), 0 by joint moves only; carry: 1 to search three workers with one carried (cdfs). Returns
+ * the plan's length, 0 when there is none within max_turns, -1 past the deadline, -2 out of memory, -3 a plan that
+ * could not be written. */
 int ropasci_solve(const int *tables, int n, const int *ups_in, int max_turns, double deadline, long long *stats,
-                  int *path, int escorts) {
+                  int *path, int escorts, int carry) {
     init_has();
     if (max_turns > MAXT || n < 1 || n > MAXK) return NO_MEMORY;
     Board *b = calloc(1, sizeof(Board));
@@ -1749,6 +2305,7 @@ int ropasci_solve(const int *tables, int n, const int *ups_in, int max_turns, do
     se->timed = deadline < 1e300;
     se->max_turns = max_turns;
     se->escorts = escorts;
+    se->carry = carry;
     se->S = S;
     se->path = path;
     Relax *r = &se->rx;
@@ -1774,6 +2331,7 @@ int ropasci_solve(const int *tables, int n, const int *ups_in, int max_turns, do
     se->bsets = malloc(sizeof(Bel) * (size_t)(max_turns + 2));
     if (!r->front || !r->piv || !r->newocc || !r->lv || !r->lm || !se->occ || !se->byclass || !se->kids
         || !se->combos || !se->bkids || !se->bsets || !known_init(&se->bknown, 1 << 10)
+        || !known_init(&se->cknown, 1 << 10)
         || !known_init(&se->known, 1 << 16) || !table_init(&se->seen, 1 << 12)
         || !table_init(&se->landed, 1 << 10))
         goto done;
@@ -1824,6 +2382,8 @@ done:
         free(se->bsets);
         free(se->bels);
         free(se->bknown.e);
+        free(se->cbels);
+        free(se->cknown.e);
         free(se->known.e);
         table_free(&se->seen);
         table_free(&se->landed);

@@ -20,7 +20,9 @@ core builds; ``Search`` is its Python twin, used with ``ROPASCI_NATIVE=0`` or wi
 position of workers (tokens with targets left: one, or two of different classes) and escorts (one or two, with
 none) over the workers' moves alone, the escorts as the set of placements those moves leave possible (``bdfs`` in
 C, ``escorts.py`` in Python; ``docs/puzzles.md``, "Workers with escorts"): the course's tours take hundredths of a
-second in C instead of seconds. ``ROPASCI_ESCORTS=0`` turns that off (joint moves only).
+second in C instead of seconds. ``ROPASCI_ESCORTS=0`` turns that off (joint moves only). Three workers of three
+classes are searched over two tokens' moves with the third carried as the set of its placements (``cdfs`` in C,
+``carried.py``; ``ROPASCI_CARRY=0`` turns it off): about half the time on the course's far, split and walls kinds.
 """
 from __future__ import annotations
 
@@ -35,6 +37,7 @@ from pathlib import Path
 from games.engine import native
 from games.ropasci360.rules import HEXES, INDEX, NEIGHBOURS, N
 
+from .carried import CarrySearch
 from .escorts import GONE, EscortSearch
 from .position import Position, parse_position
 from .relax import BIT, Relaxation, mask_of
@@ -175,6 +178,8 @@ class Search:
         self.max_turns = 0
         # Workers with escorts searched as such, as the C core does (ROPASCI_ESCORTS=0: joint moves only).
         self.escorts = EscortSearch(self) if os.environ.get("ROPASCI_ESCORTS", "1") != "0" else None
+        # Three workers of three classes searched with one carried as a set (``carried.py``; ROPASCI_CARRY=0: not).
+        self.carry = CarrySearch(self) if os.environ.get("ROPASCI_CARRY", "1") != "0" else None
         # Lower bounds on the optimum: "estimate" (tours and front lemma at the root), "relaxation" (the first
         # turn count the root's relaxation allows) and "proved" (every smaller turn count refuted by the search).
         self.bounds: dict = {}
@@ -352,6 +357,24 @@ class Search:
         self.known[(ups, lower)] = budget + 1
         return False
 
+    def _carried(self, ups: tuple, lower: int, budget: int, occ, path: list) -> bool | None:
+        """The search with one worker carried as a set (``carried.py``) from here, when three workers of three
+        classes are left: whether a plan of ``budget`` turns exists; None when it is not such a position."""
+        if len(ups) != 3 or len({u >> 6 for u in ups}) != 3 or not all(self.local(u >> 6, lower) for u in ups):
+            return None
+        w = min(range(3), key=lambda i: (self.local(ups[i] >> 6, lower).bit_count(), i))
+        cr = self.carry
+        cr.start(ups[w] >> 6)
+        tk = tuple(u for i, u in enumerate(ups) if i != w)
+        lt = lower & ~cr.wgroups
+        X = {self.local(ups[w] >> 6, lower): BIT[ups[w] & 63]}
+        self.nodes -= 1  # counted there
+        if cr.dfs(tk, lt, X, budget, [o for i, o in enumerate(occ) if i != w], occ[w], 0):
+            path.extend(reversed(cr.record(tk, lt, X)))
+            return True
+        self.known[(ups, lower)] = budget + 1
+        return False
+
     def _dfs(self, ups: tuple, lower: int, budget: int, occ, path: list) -> bool:
         """Is there a plan of ``budget`` turns from here? ``occ``: the relaxation's per-token hex sets."""
         self.nodes += 1
@@ -361,6 +384,12 @@ class Search:
         known = self.known
         if self.escorts is not None and len(ups) <= 3:
             got = self._escorts(ups, lower, budget, occ, path)
+            if got is False:
+                self.effort[(ups, lower)] = min(self.nodes - first + 1, EFFORT_MAX)
+            if got is not None:
+                return got
+        if self.carry is not None:
+            got = self._carried(ups, lower, budget, occ, path)
             if got is False:
                 self.effort[(ups, lower)] = min(self.nodes - first + 1, EFFORT_MAX)
             if got is not None:
@@ -493,7 +522,8 @@ class NativeSearch:
         path = (ctypes.c_int * (row * max(1, max_turns)))()
         got = self.lib.ropasci_solve((ctypes.c_int * len(tables))(*tables), len(ups), (ctypes.c_int * len(ups))(*ups),
                                      max_turns, 1e308 if self.deadline is None else self.deadline, stats, path,
-                                     os.environ.get("ROPASCI_ESCORTS", "1") != "0")
+                                     os.environ.get("ROPASCI_ESCORTS", "1") != "0",
+                                     os.environ.get("ROPASCI_CARRY", "1") != "0")
         if got == -2:
             raise MemoryError("the puzzle solver's C core ran out of memory")
         if got == -3:
@@ -543,7 +573,7 @@ def native_core():
     if lib is not None and lib.ropasci_solve.argtypes is None:
         lib.ropasci_solve.argtypes = [ctypes.POINTER(ctypes.c_int), ctypes.c_int, ctypes.POINTER(ctypes.c_int),
                                       ctypes.c_int, ctypes.c_double, ctypes.POINTER(ctypes.c_longlong),
-                                      ctypes.POINTER(ctypes.c_int), ctypes.c_int]
+                                      ctypes.POINTER(ctypes.c_int), ctypes.c_int, ctypes.c_int]
         lib.ropasci_solve.restype = ctypes.c_int
     return lib
 
