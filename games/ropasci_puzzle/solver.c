@@ -1466,6 +1466,7 @@ static inline void cb_or(CBel *X, int s, u128 v) {
             X->m[i] |= v;
             return;
         }
+    if (X->n == CROWS) return;  /* cannot happen (W's targets are at most three); a guard for memory's sake */
     X->s[X->n] = s;
     X->m[X->n++] = v;
 }
