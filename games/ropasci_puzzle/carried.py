@@ -23,6 +23,7 @@ from .escorts import GBIT, HEX_OF, bits
 from .relax import BIT, _step
 
 FAR = 10 ** 6  # solver.FAR
+EFFORT_MAX = 0x7FFF  # solver.EFFORT_MAX
 
 CARRY_LIMIT = 2_000_000  # refuted rows kept (as solver.TABLE_LIMIT); the table starts afresh beyond
 
@@ -49,6 +50,9 @@ class CarrySearch:
         self.free = search.board.relaxation.free
         # (tracked, their Lower tokens left, turns, W's class, W's targets left) -> W's hexes refuted there
         self.known: dict = {}
+        # (tracked, their Lower tokens left, W's class) -> positions searched to refute it last time (at most
+        # EFFORT_MAX): children are tried the hardest to refute first, as in the joint search.
+        self.effort: dict = {}
         self.cw = -1  # W's class
         self.wgroups = 0  # the Lower groups that are W's targets
         self._lower_of: dict = {}  # W's targets left -> their groups
@@ -216,6 +220,7 @@ class CarrySearch:
         s_, b = self.search, self.board
         X = dict(X0)
         s_.nodes += 1
+        first = s_.nodes
         s_.check_deadline()
         if not self.unrefuted(tk, lt, budget, X):
             return False
@@ -249,10 +254,10 @@ class CarrySearch:
                 est, total = self.estimate(ntk, nlt, Y)
                 if est >= budget:
                     continue
-                kids.append((est, total, -len(kids), to, ntk, nlt, Y))
-        kids.sort(key=lambda k: k[:3])
+                kids.append((est, -self.effort.get((ntk, nlt, self.cw), 0), total, -len(kids), to, ntk, nlt, Y))
+        kids.sort(key=lambda k: k[:4])
         init = [o[1:] for o in occ] + ([occw[1:]] if occw is not None else [])
-        for _, _, _, to, ntk, nlt, Y in kids:
+        for _, _, _, _, to, ntk, nlt, Y in kids:
             if not self.unrefuted(ntk, nlt, budget - 1, Y):
                 continue
             kinit = [init[next(i for i, u in enumerate(tk) if u >> 6 == v >> 6)] for v in ntk]
@@ -264,6 +269,7 @@ class CarrySearch:
                 return True
             self.refute(ntk, nlt, budget - 1, Y)
         self.refute(tk, lt, budget, X)
+        self.effort[(tk, lt, self.cw)] = min(s_.nodes - first + 1, EFFORT_MAX)
         return False
 
     def estimate(self, tk: tuple, lt: int, Y: dict) -> tuple[int, int]:

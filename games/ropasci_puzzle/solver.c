@@ -781,6 +781,7 @@ typedef struct {
     /* the search with one worker carried (see cdfs) */
     Known cknown;    /* (tracked, their Lower left, turns, W's class, W's targets left) -> 1 + index into cbels */
     u128 *cbels;     /* W's hexes refuted there */
+    Known ceffort;   /* (tracked, their Lower left, W's class) -> the positions searched when last refuted */
     size_t ncbels, capcbels;
     int carry;       /* search three workers with one carried as a set (ROPASCI_CARRY=1) */
     int cw, wgroups; /* W's class and its targets' groups */
@@ -1698,11 +1699,12 @@ static void c_estimate(const Search *se, const unsigned char *tk, int n, int lt,
     *sum = total + w;
 }
 
-typedef struct { int est, sum, seq, nn, nlt, to[2]; unsigned char tk[2]; CBel Y; } CKid;
+typedef struct { int est, effort, sum, seq, nn, nlt, to[2]; unsigned char tk[2]; CBel Y; } CKid;
 
-static int ckid_cmp(const void *pa, const void *pb) {  /* as bkid_cmp */
+static int ckid_cmp(const void *pa, const void *pb) {  /* as child_cmp: the hardest to refute first, then as bkid_cmp */
     const CKid *x = pa, *y = pb;
     if (x->est != y->est) return x->est < y->est ? -1 : 1;
+    if (x->effort != y->effort) return x->effort > y->effort ? -1 : 1;
     if (x->sum != y->sum) return x->sum < y->sum ? -1 : 1;
     return x->seq > y->seq ? -1 : x->seq < y->seq;
 }
@@ -1761,7 +1763,7 @@ static int cdfs(Search *se, const unsigned char *tk, int n, int lt, const CBel *
     const Board *b = se->b;
     int S = se->S;
     CBel X = *X0;
-    se->nodes++;
+    long long first = ++se->nodes;
     if (se->timed && now() > se->deadline) return OUT_OF_TIME;
     if (!c_unrefuted(se, tk, n, lt, budget, &X)) return 0;
     u128 wh = cb_hexes(&X);
@@ -1819,6 +1821,7 @@ static int cdfs(Search *se, const unsigned char *tk, int n, int lt, const CBel *
                 }
                 CKid *k = &kids[nk];
                 k->est = est;
+                k->effort = get(&se->ceffort, c_key(se, x->tk, x->nn, x->nlt, 0, 0));
                 k->sum = sum;
                 k->seq = nk++;
                 k->nn = x->nn;
@@ -1870,6 +1873,10 @@ static int cdfs(Search *se, const unsigned char *tk, int n, int lt, const CBel *
         }
     }
     if (!c_refute(se, tk, n, lt, budget, &X)) result = NO_MEMORY;
+    else {
+        long long e = se->nodes - first + 1;
+        if (!put(&se->ceffort, c_key(se, tk, n, lt, 0, 0), e < EFFORT_MAX ? (int)e : EFFORT_MAX)) result = NO_MEMORY;
+    }
 out:
     free(kids);
     return result;
@@ -2332,7 +2339,7 @@ int ropasci_solve(const int *tables, int n, const int *ups_in, int max_turns, do
     se->bsets = malloc(sizeof(Bel) * (size_t)(max_turns + 2));
     if (!r->front || !r->piv || !r->newocc || !r->lv || !r->lm || !se->occ || !se->byclass || !se->kids
         || !se->combos || !se->bkids || !se->bsets || !known_init(&se->bknown, 1 << 10)
-        || !known_init(&se->cknown, 1 << 10)
+        || !known_init(&se->cknown, 1 << 10) || !known_init(&se->ceffort, 1 << 10)
         || !known_init(&se->known, 1 << 16) || !table_init(&se->seen, 1 << 12)
         || !table_init(&se->landed, 1 << 10))
         goto done;
@@ -2385,6 +2392,7 @@ done:
         free(se->bknown.e);
         free(se->cbels);
         free(se->cknown.e);
+        free(se->ceffort.e);
         free(se->known.e);
         table_free(&se->seen);
         table_free(&se->landed);
