@@ -1,4 +1,5 @@
-"""The search of three workers with one carried as a set (``docs/puzzles.md``, "One worker carried as a set").
+"""The search of three workers with one carried as a set (``docs/puzzles.md``, "Three workers: one carried as a
+set").
 
 When three Upper tokens of three classes all have targets (the course's hardest positions: `far`, `split`,
 `walls`), the joint search multiplies every path of two of them by the few states the third can be in: on
@@ -10,7 +11,8 @@ its last target). The tracked tokens stay tracked to the end, with work or witho
 W and the Lower tokens are resolved placement by placement where they can happen, and may send placements to
 different children (a tracked token falls on a target W has not removed yet). As in the escorts' search, a plan
 exists from a set iff from one of its placements, so what is refuted is kept per (tracked tokens, their Lower
-tokens left, turns, W's targets left) as the union of W's refuted hexes.
+tokens left, turns, W's targets left) as the union of W's refuted hexes; children are tried the hardest to refute
+first, as in the joint search.
 
 ``cdfs`` in ``solver.c`` is the same search step for step. ``ROPASCI_CARRY=0`` turns it off (then such positions are
 searched by joint moves).
@@ -19,18 +21,13 @@ from __future__ import annotations
 
 import itertools
 
-from .escorts import GBIT, HEX_OF, bits
+from .escorts import GBIT, HEX_OF, bel_or, bits, moves_from
 from .relax import BIT, _step
 
 FAR = 10 ** 6  # solver.FAR
 EFFORT_MAX = 0x7FFF  # solver.EFFORT_MAX
 
 CARRY_LIMIT = 2_000_000  # refuted rows kept (as solver.TABLE_LIMIT); the table starts afresh beyond
-
-
-def bel_or(X: dict, s: int, v: int) -> None:
-    if v:
-        X[s] = X.get(s, 0) | v
 
 
 def hexes_of(X: dict) -> int:
@@ -148,17 +145,6 @@ class CarrySearch:
                     bel_or(out.setdefault((ntk, nlt), {}), s2, bit)
         return out
 
-    def moves_from(self, a: int, piv: int) -> list[int]:
-        """Board.moves around the pivots (a mask)."""
-        b = self.board
-        out = list(b.slides[a])
-        for y, zs in b.swings[a]:
-            if piv & BIT[y]:
-                for z in zs:
-                    if z not in out:
-                        out.append(z)
-        return out
-
     # --- the table of refuted placements -----------------------------------------------------------------
     def unrefuted(self, tk: tuple, lt: int, turns: int, X: dict) -> bool:
         """Takes out of X what is known refuted with ``turns`` or more turns; whether something is left."""
@@ -231,7 +217,7 @@ class CarrySearch:
             for j, v in enumerate(tk):
                 if j != i:
                     piv |= BIT[v & 63]
-            dests = self.moves_from(u & 63, piv)
+            dests = moves_from(self.board, u & 63, piv)
             alive = occ[i][1]
             keep = [d for d in dests if BIT[d] & alive]
             if len(tk) > 1 or wh:  # falling on purpose, as in the joint search
@@ -338,7 +324,7 @@ class CarrySearch:
                         return tk, to, (s, one)
                     continue
                 a = HEX_OF[one]
-                for z in self.moves_from(a, w0):
+                for z in moves_from(self.board, a, w0):
                     if not self.free & BIT[z]:
                         continue
                     got = self.outcome(tk, lower, to, z)

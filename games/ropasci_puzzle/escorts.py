@@ -53,6 +53,17 @@ def bits(m: int):
         m ^= one
 
 
+def moves_from(board, a: int, piv: int) -> list[int]:
+    """Board.moves around the pivots (a mask)."""
+    out = list(board.slides[a])
+    for y, zs in board.swings[a]:
+        if piv & BIT[y]:
+            for z in zs:
+                if z not in out:
+                    out.append(z)
+    return out
+
+
 class Turn:
     """One turn of the workers, for moving placements on."""
 
@@ -72,17 +83,6 @@ class EscortSearch:
         self.bend = 0  # the depth where the workers' plan ends
 
     # --- one turn ----------------------------------------------------------------------------------------
-    def moves_from(self, a: int, piv: int) -> list[int]:
-        """Board.moves around the pivots (a mask)."""
-        b = self.board
-        out = list(b.slides[a])
-        for y, zs in b.swings[a]:
-            if piv & BIT[y]:
-                for z in zs:
-                    if z not in out:
-                        out.append(z)
-        return out
-
     def kill_mask(self, c: int, lower: int) -> int:
         """Where a Lower token beats class c."""
         b = self.board
@@ -207,11 +207,11 @@ class EscortSearch:
             adj, far = S & nb, S & ~nb
             if far:  # B not next to A: each moves on its own
                 SB = (_step(far & ~GBIT, w0) & free) | (far & GBIT)
-                for a2 in self.moves_from(a, w0):
+                for a2 in moves_from(self.board, a, w0):
                     self.emit(tn, out, a2, SB)
             for one in bits(adj):  # B next to A: each may swing around the other
                 SB = _step(one, w0 | BIT[a]) & free
-                for a2 in self.moves_from(a, w0 | one):
+                for a2 in moves_from(self.board, a, w0 | one):
                     self.emit(tn, out, a2, SB)
         return out
 
@@ -285,7 +285,7 @@ class EscortSearch:
             a, c = u & 63, u >> 6
             piv = ha | hb | (BIT[wk[1 - i] & 63] if nw == 2 else 0)
             keep = []
-            for d in self.moves_from(a, piv):
+            for d in moves_from(self.board, a, piv):
                 if not BIT[d] & occ4[i][1]:
                     continue
                 g = b.group_at.get(d)
@@ -392,8 +392,8 @@ class EscortSearch:
                     continue
                 if not self.pivots(tn, {pa: one}):
                     continue  # this placement does not give the workers' swings their pivots
-                ma = self.moves_from(pa, w0 | (one if pb >= 0 else 0)) if pa != GONE else [-1]
-                mb = self.moves_from(pb, w0 | (BIT[pa] if pa != GONE else 0)) if pb >= 0 else [-1]
+                ma = moves_from(self.board, pa, w0 | (one if pb >= 0 else 0)) if pa != GONE else [-1]
+                mb = moves_from(self.board, pb, w0 | (BIT[pa] if pa != GONE else 0)) if pb >= 0 else [-1]
                 for a2 in ma:
                     for b2 in mb:
                         if ra != -2 and self.fate(tn, a2, b2) != (ra, rb):
