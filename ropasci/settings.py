@@ -88,6 +88,8 @@ SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").strip().rstrip("/
 # ``python -m ropasci.server`` (``make run``) also listens on, on the same address as the site; 0 turns it off.
 # ``manage.py battleground`` runs it on its own instead (a scaled-out site: one battleground process).
 BATTLEGROUND_PORT = int(os.environ.get("BATTLEGROUND_PORT", "12360").strip() or 12360)
+# Seconds between the OKAYs that ask a client waiting for an opponent whether it is still there.
+BATTLEGROUND_KEEPALIVE_SECONDS = float(os.environ.get("BATTLEGROUND_KEEPALIVE_SECONDS", "5").strip() or 5)
 
 INSTALLED_APPS = [
     "daphne",

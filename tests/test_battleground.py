@@ -111,7 +111,9 @@ def listening(srv, port: int, timeout: float = 20) -> bool:
 def battle():
     for _ in range(3):  # another process may take the free port first
         port = free_port()
-        with LiveServer(env={"BATTLEGROUND_PORT": str(port), "SITE_URL": "https://ropasci.example"}) as srv:
+        # Keep-alives every half second, not five: the tests that wait for one take that long.
+        with LiveServer(env={"BATTLEGROUND_PORT": str(port), "SITE_URL": "https://ropasci.example",
+                             "BATTLEGROUND_KEEPALIVE_SECONDS": "0.5"}) as srv:
             if listening(srv, port):
                 srv.battleground_port = port
                 yield srv

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import asyncio
 
+from django.conf import settings
+
 from .match import Entrant, Match
 
-KEEPALIVE_SECONDS = 5.0  # between the OKAYs that ask a waiting client whether it is still there
-ANSWER_SECONDS = 30.0  # for its OKAY back
+ANSWER_SECONDS = 30.0  # for the OKAY back to a keep-alive (settings.BATTLEGROUND_KEEPALIVE_SECONDS apart)
 
 
 class Lobby:
@@ -41,13 +42,13 @@ class Lobby:
         await Match([entrant, opponent.result()]).run()
 
     async def wait(self, entrant: Entrant, opponent: asyncio.Future) -> None:
-        """Until an opponent comes, ask the client every ``KEEPALIVE_SECONDS`` whether it is still there;
+        """Until an opponent comes, ask the client every ``BATTLEGROUND_KEEPALIVE_SECONDS`` whether it is still there;
         raises what the client did wrong (it has left the waiting room by then)."""
         client = entrant.client
         closed = asyncio.ensure_future(client.closed.wait())
         try:
             while not opponent.done():
-                await asyncio.wait({opponent, closed}, timeout=KEEPALIVE_SECONDS,
+                await asyncio.wait({opponent, closed}, timeout=settings.BATTLEGROUND_KEEPALIVE_SECONDS,
                                    return_when=asyncio.FIRST_COMPLETED)
                 if opponent.done():
                     return
