@@ -185,18 +185,23 @@ def three_workers(rng: random.Random) -> dict:
             "block": [["", *cells[3 + len(lows) + i]] for i in range(blocks)]}
 
 
-@needs_c
-def test_the_carried_search_finds_plans_as_short_as_the_joint_search(monkeypatch):
-    rng = random.Random("carried")
-    for _ in range(120):
-        position = three_workers(rng)
-        monkeypatch.setenv("ROPASCI_CARRY", "0")
-        joint = solve(position, max_turns=10)
-        monkeypatch.delenv("ROPASCI_CARRY")
-        own = solve(position, max_turns=10)
+def assert_as_short_as_joint(positions, flag: str, max_turns: int, monkeypatch) -> None:
+    """The C core with its own search for such positions (``flag`` unset) finds a plan whenever the joint search
+    (``flag`` 0) does, as short, and it replays."""
+    for position in positions:
+        monkeypatch.setenv(flag, "0")
+        joint = solve(position, max_turns=max_turns)
+        monkeypatch.delenv(flag)
+        own = solve(position, max_turns=max_turns)
         assert (own is None) == (joint is None), position
         if own is not None:
             assert_solved(position, own, len(joint))
+
+
+@needs_c
+def test_the_carried_search_finds_plans_as_short_as_the_joint_search(monkeypatch):
+    rng = random.Random("carried")
+    assert_as_short_as_joint([three_workers(rng) for _ in range(120)], "ROPASCI_CARRY", 10, monkeypatch)
 
 
 @needs_c
@@ -243,15 +248,7 @@ def escorts_position(rng: random.Random) -> dict:
 @needs_c
 def test_the_escorts_search_finds_plans_as_short_as_the_joint_search(monkeypatch):
     rng = random.Random("escorts")
-    for _ in range(150):
-        position = escorts_position(rng)
-        monkeypatch.setenv("ROPASCI_ESCORTS", "0")
-        joint = solve(position, max_turns=12)
-        monkeypatch.delenv("ROPASCI_ESCORTS")
-        own = solve(position, max_turns=12)
-        assert (own is None) == (joint is None), position
-        if own is not None:
-            assert_solved(position, own, len(joint))
+    assert_as_short_as_joint([escorts_position(rng) for _ in range(150)], "ROPASCI_ESCORTS", 12, monkeypatch)
 
 
 @needs_c

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import itertools
 
-from .escorts import GBIT, HEX_OF, bel_or, bits, moves_from
+from .escorts import GBIT, HEX_OF, bel_or, bits, moves_from, pivots_needed
 from .relax import BIT, _step
 
 FAR = 10 ** 6  # solver.FAR
@@ -82,13 +82,9 @@ class CarrySearch:
         b = self.board
         out = dict(X)
         for i, u in enumerate(tk):
-            w, z = u & 63, to[i]
-            if z in b.slides[w]:
+            need = pivots_needed(b, u & 63, to[i])
+            if not need:
                 continue
-            need = 0
-            for y, zs in b.swings[w]:
-                if z in zs:
-                    need |= BIT[y]
             if any(BIT[v & 63] & need for j, v in enumerate(tk) if j != i):
                 continue  # another tracked token is the pivot
             for s in list(out):

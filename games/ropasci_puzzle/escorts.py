@@ -64,6 +64,17 @@ def moves_from(board, a: int, piv: int) -> list[int]:
     return out
 
 
+def pivots_needed(board, w: int, z: int) -> int:
+    """The hexes (a mask) one of which must hold a pivot for a move from w to z: 0 for a slide."""
+    if z in board.slides[w]:
+        return 0
+    need = 0
+    for y, zs in board.swings[w]:
+        if z in zs:
+            need |= BIT[y]
+    return need
+
+
 class Turn:
     """One turn of the workers, for moving placements on."""
 
@@ -176,13 +187,9 @@ class EscortSearch:
         b = self.board
         out = dict(X)
         for i in range(tn.nw):
-            w, z = tn.frm[i], tn.to[i]
-            if z in b.slides[w]:
+            need = pivots_needed(b, tn.frm[i], tn.to[i])
+            if not need:
                 continue
-            need = 0
-            for y, zs in b.swings[w]:
-                if z in zs:
-                    need |= BIT[y]
             if tn.nw == 2 and need & BIT[tn.frm[1 - i]]:
                 continue  # the other worker is the pivot
             for a in sorted(out):

@@ -1042,18 +1042,24 @@ static void emit(const Turn *tn, Bel *out, int a2, u128 SB) {
     }
 }
 
+/* The hexes one of which must hold a pivot for a move from w to z: 0 for a slide. */
+static u128 pivots_needed(const Board *b, int w, int z) {
+    u128 need = 0;
+    for (int j = 0; j < b->nslide[w]; j++)
+        if (b->slide[w][j] == z) return 0;
+    for (int j = 0; j < b->nswing[w]; j++)
+        for (int k = 0; k < b->nz[w][j]; k++)
+            if (b->swing_z[w][j][k] == z) need |= b->bit[b->swing_y[w][j]];
+    return need;
+}
+
 /* The placements of X that give each worker's swing its pivot. */
 static void bel_pivots(const Turn *tn, const Bel *X, Bel *out) {
     const Board *b = tn->se->b;
     bel_copy(out, X);
     for (int i = 0; i < tn->nw; i++) {
-        int w = tn->from[i], z = tn->to[i], slide = 0;
-        u128 need = 0;
-        for (int j = 0; j < b->nslide[w]; j++) slide |= b->slide[w][j] == z;
-        if (slide) continue;
-        for (int j = 0; j < b->nswing[w]; j++)
-            for (int k = 0; k < b->nz[w][j]; k++)
-                if (b->swing_z[w][j][k] == z) need |= b->bit[b->swing_y[w][j]];
+        u128 need = pivots_needed(b, tn->from[i], tn->to[i]);
+        if (!need) continue;
         if (tn->nw == 2 && (need & b->bit[tn->from[1 - i]])) continue;  /* the other worker is the pivot */
         for (uint64_t u = out->used; u; u &= u - 1) {
             int a = __builtin_ctzll(u);
@@ -1515,13 +1521,9 @@ static void c_pivots(const Search *se, const unsigned char *tk, int n, const int
     const Board *b = se->b;
     *out = *X;
     for (int i = 0; i < n; i++) {
-        int w = tk[i] & 63, z = to[i], slide = 0, other = 0;
-        u128 need = 0;
-        for (int j = 0; j < b->nslide[w]; j++) slide |= b->slide[w][j] == z;
-        if (slide) continue;
-        for (int j = 0; j < b->nswing[w]; j++)
-            for (int k = 0; k < b->nz[w][j]; k++)
-                if (b->swing_z[w][j][k] == z) need |= b->bit[b->swing_y[w][j]];
+        u128 need = pivots_needed(b, tk[i] & 63, to[i]);
+        int other = 0;
+        if (!need) continue;
         for (int j = 0; j < n; j++) other |= j != i && (b->bit[tk[j] & 63] & need);
         if (!other) cb_and(out, need);
     }
