@@ -22,9 +22,8 @@ setup: $(STAMP)
 $(VPY):
 	$(PYTHON) -m venv $(VENV)
 
-# --no-compile: modules are byte-compiled when first imported instead (a third of the install's time).
 $(STAMP): requirements.txt | $(VPY)
-	$(VPY) -m pip install --no-compile --disable-pip-version-check -r requirements.txt
+	$(VPY) -m pip install --disable-pip-version-check -r requirements.txt
 	touch $(STAMP)
 
 serve:
