@@ -206,6 +206,10 @@ class CarrySearch:
         s_.check_deadline()
         if not self.unrefuted(tk, lt, budget, X):
             return False
+        if s_.oracle is not None and len(tk) == 2 and depth < s_.oracle.ask_depth and not self.asked(tk, lt, X, budget):
+            s_.oracle.refuted += 1
+            self.refute(tk, lt, budget, X0)
+            return False
         wh = hexes_of(X)
         lists = []
         for i, u in enumerate(tk):
@@ -253,6 +257,32 @@ class CarrySearch:
         self.refute(tk, lt, budget, X)
         self.effort[(tk, lt, self.cw)] = min(s_.nodes - first + 1, EFFORT_MAX)
         return False
+
+    def asked(self, tk: tuple, lt: int, X: dict, budget: int) -> bool:
+        """The oracle (``oracle.py``) on entering: takes out of X the placements where W could not finish alone with
+        the tracked tokens as its escorts; whether each tracked worker could finish with the other and W where it
+        may be, and a placement is left."""
+        o = self.search.oracle
+        if o.critical >> self.cw & 1:
+            for s in list(X):
+                S = X[s]
+                if s:
+                    for one in bits(S & ~GBIT):
+                        if not o.allows(self.cw, HEX_OF[one], self.lower_of(s), tk[0] & 63, BIT[tk[1] & 63], budget):
+                            S &= ~one
+                if S:
+                    X[s] = S
+                else:
+                    del X[s]
+        loose = 0
+        for S in X.values():
+            loose |= S
+        for i, u in enumerate(tk):
+            c = u >> 6
+            if o.critical >> c & 1 and self.search.local(c, lt) and not o.allows(c, u & 63, lt, tk[1 - i] & 63, loose,
+                                                                                  budget):
+                return False
+        return bool(X)
 
     def estimate(self, tk: tuple, lt: int, Y: dict) -> tuple[int, int]:
         """(lower bound, sum of the tours) of a child: the tracked tokens' tours, W's from its best placement, and

@@ -285,8 +285,16 @@ class EscortSearch:
         s.check_deadline()
         if not self.unrefuted(wk, lower, budget, X):
             return False
-        ha, hb = bel_hexes(X)
         nw = len(wk)
+        o = s.oracle
+        if nw == 2 and o is not None and depth < o.ask_depth:  # one escort, so its placements are row GONE's
+            for i, u in enumerate(wk):
+                if o.critical >> (u >> 6) & 1 and not o.allows(u >> 6, u & 63, lower, wk[1 - i] & 63, X.get(GONE, 0),
+                                                              budget):
+                    o.refuted += 1
+                    self.refute(wk, lower, budget, X)
+                    return False
+        ha, hb = bel_hexes(X)
         lists = []
         for i, u in enumerate(wk):
             a, c = u & 63, u >> 6

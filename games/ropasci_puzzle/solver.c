@@ -755,7 +755,9 @@ typedef struct {
     int gone;   /* groups removed, or -1: lands on a Lower token it does not simply beat */
 } Combo;
 
-typedef struct {
+typedef struct { u128 *k; int *v; size_t cap, count; } Pairs;  /* u128 keys (nonzero) -> int */
+
+typedef struct Search {
     Board *b;
     Relax rx;
     Known known;
@@ -787,6 +789,18 @@ typedef struct {
     int cw, wgroups; /* W's class and its targets' groups */
     struct { int to[2], nn, nlt; unsigned char tk[2]; } cturn[MAXT + 2];  /* the tracked moves, what they leave */
     int cend;        /* the depth where the carried search's plan ends */
+    int cdepth0;     /* the depth where it began */
+    int bdepth0;     /* the depth where the escorts' search began (for the oracle) */
+    /* the oracle (see oracle_solves) */
+    const int *otables[3];   /* per class, its smaller puzzle's board tables (NULL: none) */
+    Board *subb[3];          /* ... that board and its search, built on first use */
+    struct Search *sub[3];
+    Pairs oknown;    /* (class, hex, targets left, the others' hexes) -> refuted below lb, solved in ub */
+    long long ocount;        /* smaller puzzles searched */
+    long long ospent;        /* their search's nodes (oracle.Oracle.spent) */
+    long long orefuted;      /* positions it refuted (oracle.Oracle.refuted) */
+    int ocrit;       /* the classes worth asking about in the search under way (bits; see oracle_pick) */
+    int oslack, owake, ospend, oask;  /* when to ask: oracle.SLACK, WAKE, SPEND, ASK_DEPTH */
 } Search;
 
 static double now(void) {
@@ -1026,12 +1040,13 @@ static int fate(const Turn *tn, int a2, int b2, int *ra, u128 *rb) {
 /* Escort A lands on a2 (-1: none) while escort B lands on each of SB: into out. */
 static void emit(const Turn *tn, Bel *out, int a2, u128 SB) {
     const Board *b = tn->se->b;
-    u128 spec = a2 >= 0 && (tn->zmask & b->bit[a2]) ? SB : SB & (tn->zmask | (a2 >= 0 ? b->bit[a2] : 0));
-    u128 rest = SB & ~spec;
-    if (rest) {  /* no battle but with the Lower tokens */
-        int ra = tn->fin >= 0 ? tn->fin_row : a2 < 0 || (tn->killa & b->bit[a2]) ? GONE : a2;
+    u128 spec = SB & (tn->zmask | (a2 >= 0 ? b->bit[a2] : 0)), rest = SB & ~spec;
+    if (rest) {  /* B's only battle is with a Lower token; A's is its own, the same for all of them */
+        int ra = tn->fin >= 0 ? tn->fin_row : a2 < 0 || (tn->killa & b->bit[a2]) ? GONE : a2, ok = 1;
+        u128 rb;
+        if (a2 >= 0 && (tn->zmask & b->bit[a2])) ok = fate(tn, a2, -1, &ra, &rb);  /* A lands on a worker */
         u128 dead = rest & tn->killb;
-        bel_or(out, ra, (rest & ~dead) | (dead ? GBIT : 0));
+        if (ok) bel_or(out, ra, (rest & ~dead) | (dead ? GBIT : 0));
     }
     while (spec) {  /* a battle with a worker, or between the escorts */
         u128 one = spec & -spec;
@@ -1252,6 +1267,170 @@ static int bkid_cmp(const void *pa, const void *pb) {  /* seq breaks every tie: 
     return x->seq > y->seq ? -1 : x->seq < y->seq;
 }
 
+/* --- the oracle (oracle.py) ---
+ * A worker alone in its class could remove its targets within `turns` in the smaller puzzle: the same blocks, its
+ * targets left, the other Upper tokens turned into tokens of the class it beats. A plan of the whole puzzle is one
+ * of the smaller (oracle.py says why), so where it cannot, nor can the position. Answers are kept as an interval
+ * per question: refuted below lb turns, solved in ub. */
+static Search *search_new(Board *b, int max_turns, double deadline, int *path, int escorts, int carry);
+static int bdfs(Search *se, const unsigned char *wk, int nw, int lower, const Bel *X0, int budget, u128 *const occ4[4],
+                int depth);
+
+static int pairs_init(Pairs *t, size_t cap) {
+    t->k = calloc(cap, sizeof(u128));
+    t->v = calloc(cap, sizeof(int));
+    t->cap = cap;
+    t->count = 0;
+    return t->k && t->v;
+}
+
+static size_t pairs_slot(const Pairs *t, u128 k) {
+    size_t i = hash128(k) & (t->cap - 1);
+    while (t->k[i] && t->k[i] != k) i = (i + 1) & (t->cap - 1);
+    return i;
+}
+
+static int pairs_put(Pairs *t, u128 k, int v) {  /* k nonzero */
+    if (2 * (t->count + 1) > t->cap) {
+        Pairs bigger;
+        if (!pairs_init(&bigger, t->cap * 2)) {
+            free(bigger.k);
+            free(bigger.v);
+            return 0;
+        }
+        for (size_t i = 0; i < t->cap; i++)
+            if (t->k[i]) {
+                size_t j = pairs_slot(&bigger, t->k[i]);
+                bigger.k[j] = t->k[i];
+                bigger.v[j] = t->v[i];
+            }
+        bigger.count = t->count;
+        free(t->k);
+        free(t->v);
+        *t = bigger;
+    }
+    size_t i = pairs_slot(t, k);
+    if (!t->k[i]) t->count++;
+    t->k[i] = k;
+    t->v[i] = v;
+    return 1;
+}
+
+static int bel_record(Search *se, int d0, const unsigned char *wk0, int nw0, int lower0, const Bel *X0);
+
+/* The oracle's answers for one placement of the others: refuted below lb turns, solved in ub. */
+static u128 oracle_key(int c, int x, int sub, int fixed, int w) {  /* w: NH when none */
+    return (u128)(c + 1) | (u128)x << 2 | (u128)sub << 8 | (u128)fixed << 17 | (u128)w << 24;
+}
+
+static int oracle_set(Pairs *t, u128 key, int lb, int ub) {  /* -1: keep that end */
+    size_t slot = pairs_slot(t, key);
+    int v = t->k[slot] ? t->v[slot] : 0, olb = v & 255, oub = 255 - (v >> 8 & 255);
+    if (lb >= 0) olb = lb;
+    if (ub >= 0) oub = ub;
+    return pairs_put(t, key, olb | (255 - oub) << 8);
+}
+
+/* Could the worker of class c on x remove its targets in `lower` within `turns`, with another token on `fixed` and
+ * one more on any hex of `loose` (GBIT: or none) as its escorts (Oracle.allows)? Answered from what is known of each
+ * placement, else by one search of the escorts' kind (bdfs) on the smaller puzzle's board over the placements not
+ * known, as its set; a plan found tells which placement it starts from. 1 or 0; negative: out of time or memory. */
+static int oracle_allows(Search *se, int c, int x, int lower, int fixed, u128 loose, int turns) {
+    const Board *b = se->b;
+    int sub = b->local[c][lower];
+    u128 open = 0;
+    for (u128 m = loose; m; m &= m - 1) {
+        u128 one = m & -m;
+        size_t slot = pairs_slot(&se->oknown, oracle_key(c, x, sub, fixed, one == GBIT ? NH : bit_hex(b, one)));
+        if (!se->oknown.k[slot]) {
+            open |= one;
+            continue;
+        }
+        int v = se->oknown.v[slot], lb = v & 255, ub = 255 - (v >> 8 & 255);
+        if (turns >= ub) return 1;
+        if (turns >= lb) open |= one;
+    }
+    if (!open) return 0;
+    if (se->nodes < se->owake || se->ospent > (long long)se->ospend * se->nodes) return 1;  /* not yet, or too much */
+    se->ocount++;
+    Search *s = se->sub[c];
+    if (!s) {
+        Board *sb = calloc(1, sizeof(Board));
+        int *path = malloc(sizeof(int) * (size_t)(se->max_turns + 2) * (1 + 2 * MAXK));
+        if (!sb || !path || !board_init(sb, se->otables[c])) {
+            free(sb);
+            free(path);
+            return NO_MEMORY;
+        }
+        se->subb[c] = sb;
+        if (!(s = se->sub[c] = search_new(sb, se->max_turns, se->deadline, path, se->escorts, 0))) {
+            free(path);
+            return NO_MEMORY;
+        }
+    }
+    const Board *sb = s->b;
+    int p = (c + 2) % 3, n = 1, S = s->S;  /* p: the class c beats */
+    Tok toks[3];
+    Bel X0;
+    X0.used = 0;
+    tok_of(sb, c, sb->bit[x], sub, &toks[0]);
+    tok_of(sb, p, sb->bit[fixed], sub, &toks[n++]);
+    if (open & ~GBIT) {
+        s->ca = s->cb = p;
+        bel_or(&X0, fixed, open);
+        tok_of(sb, p, open & ~GBIT, sub, &toks[n++]);
+    } else {
+        s->ca = -1;
+        s->cb = p;
+        bel_or(&X0, GONE, sb->bit[fixed]);
+    }
+    s->relaxations++;
+    int ok = relax_run(&s->rx, toks, n, sub, turns, NULL, s->occ);
+    unsigned char wk[1] = {(unsigned char)(c << 6 | x)};
+    if (ok > 0) {
+        u128 *o4[4] = {s->occ, NULL, n == 3 ? s->occ + S : NULL, s->occ + (size_t)(n - 1) * S};
+        long long before = s->nodes;
+        ok = bdfs(s, wk, 1, sub, &X0, turns, o4, 0);
+        se->ospent += s->nodes - before;
+    }
+    if (ok < 0) return ok;
+    if (ok) {  /* the placement the plan starts from: the escorts of its first turn, but for the one on `fixed` */
+        if (!bel_record(s, 0, wk, 1, sub, &X0)) return BROKEN;
+        int w = NH, seen = 0;
+        for (int i = 0; i < s->path[0]; i++) {
+            int u = s->path[1 + i];
+            if (u >> 6 != p) continue;
+            if ((u & 63) == fixed && !seen) seen = 1;
+            else w = u & 63;
+        }
+        return oracle_set(&se->oknown, oracle_key(c, x, sub, fixed, w), -1, turns) ? 1 : NO_MEMORY;
+    }
+    for (u128 m = open; m; m &= m - 1) {
+        u128 one = m & -m;
+        if (!oracle_set(&se->oknown, oracle_key(c, x, sub, fixed, one == GBIT ? NH : bit_hex(b, one)), turns + 1, -1))
+            return NO_MEMORY;
+    }
+    return 0;
+}
+
+
+/* Before a search of several workers from ups (three tokens) with `budget` turns: the workers worth asking about
+ * (oracle.pick). 0, or negative: out of time or memory. */
+static int oracle_pick(Search *se, const unsigned char *ups, int lower, int budget) {
+    se->ocrit = 0;
+    for (int i = 0; i < 3; i++) {
+        int c = ups[i] >> 6, o[2], k = 0;
+        if (!se->b->local[c][lower]) continue;
+        for (int j = 0; j < 3; j++)
+            if (j != i) o[k++] = ups[j] & 63;
+        int t = budget - se->oslack - 1;
+        int got = t <= 0 ? 0 : oracle_allows(se, c, ups[i] & 63, lower, o[0], se->b->bit[o[1]], t);
+        if (got < 0) return got;
+        if (!got) se->ocrit |= 1 << c;
+    }
+    return 0;
+}
+
 static int bdfs(Search *se, const unsigned char *wk, int nw, int lower, const Bel *X0, int budget, u128 *const occ4[4],
                 int depth) {
     const Board *b = se->b;
@@ -1262,6 +1441,18 @@ static int bdfs(Search *se, const unsigned char *wk, int nw, int lower, const Be
     se->nodes++;
     if (se->timed && now() > se->deadline) return OUT_OF_TIME;
     if (!bel_unrefuted(se, wk, nw, lower, budget, X)) return 0;
+    if (nw == 2 && se->otables[wk[0] >> 6] && depth - se->bdepth0 < se->oask) {  /* one escort: row GONE */
+        u128 loose = X->used >> GONE & 1 ? X->row[GONE] : 0;
+        for (int i = 0; i < 2; i++) {
+            if (!(se->ocrit >> (wk[i] >> 6) & 1)) continue;
+            int got = oracle_allows(se, wk[i] >> 6, wk[i] & 63, lower, wk[1 - i] & 63, loose, budget);
+            if (got < 0) return got;
+            if (!got) {
+                se->orefuted++;
+                return bel_refute(se, wk, nw, lower, budget, X) ? 0 : NO_MEMORY;
+            }
+        }
+    }
     u128 ha, hb, piv[2];
     bel_hexes(b, X, &ha, &hb);
     int lists[2][BKIDS], nlist[2] = {1, 1};
@@ -1659,6 +1850,42 @@ static int c_refute(Search *se, const unsigned char *tk, int n, int lt, int turn
     return 1;
 }
 
+/* The oracle on entering (CarrySearch.asked): takes out of X the placements where W could not finish alone with the
+ * tracked tokens as its escorts; 1 if each tracked worker could finish with the other and W where it may be, and a
+ * placement is left; negative: out of time or memory. */
+static int c_asked(Search *se, const unsigned char *tk, int lt, CBel *X, int budget) {
+    const Board *b = se->b;
+    if (se->ocrit >> se->cw & 1) {
+        int k = 0;
+        for (int r = 0; r < X->n; r++) {
+            int s = X->s[r];
+            u128 S = X->m[r];
+            if (s)
+                for (u128 m = S & ~GBIT; m; m &= m - 1) {
+                    u128 one = m & -m;
+                    int got = oracle_allows(se, se->cw, bit_hex(b, one), c_lower_of(se, s), tk[0] & 63,
+                                            b->bit[tk[1] & 63], budget);
+                    if (got < 0) return got;
+                    if (!got) S &= ~one;
+                }
+            if (S) {
+                X->s[k] = s;
+                X->m[k++] = S;
+            }
+        }
+        X->n = k;
+    }
+    u128 loose = 0;
+    for (int r = 0; r < X->n; r++) loose |= X->m[r];
+    for (int i = 0; i < 2; i++) {
+        int c = tk[i] >> 6;
+        if (!(se->ocrit >> c & 1) || !b->local[c][lt]) continue;
+        int got = oracle_allows(se, c, tk[i] & 63, lt, tk[1 - i] & 63, loose, budget);
+        if (got <= 0) return got;
+    }
+    return X->n > 0;
+}
+
 /* A child's (bound, sum of the tours): the tracked tokens' tours, W's from its best placement, and the front lemma
  * over the Lower tokens left in every placement from every hex a token may be on. */
 static void c_estimate(const Search *se, const unsigned char *tk, int n, int lt, const CBel *Y, int *est, int *sum) {
@@ -1768,6 +1995,14 @@ static int cdfs(Search *se, const unsigned char *tk, int n, int lt, const CBel *
     long long first = ++se->nodes;
     if (se->timed && now() > se->deadline) return OUT_OF_TIME;
     if (!c_unrefuted(se, tk, n, lt, budget, &X)) return 0;
+    if (n == 2 && se->otables[se->cw] && depth - se->cdepth0 < se->oask) {
+        int got = c_asked(se, tk, lt, &X, budget);
+        if (got < 0) return got;
+        if (!got) {
+            se->orefuted++;
+            return c_refute(se, tk, n, lt, budget, X0) ? 0 : NO_MEMORY;
+        }
+    }
     u128 wh = cb_hexes(&X);
     int lists[2][2 * BKIDS], nlist[2] = {1, 1};
     for (int i = 0; i < n; i++) {
@@ -2000,7 +2235,12 @@ static int dfs(Search *se, const unsigned char *ups, int n, int lower, int budge
             bel_or(&X, ne == 2 ? (ups[es[0]] & 63) : GONE, b->bit[ups[es[ne - 1]] & 63]);
             u128 *o4[4] = {(u128 *)occ + (size_t)wi[0] * S, nw == 2 ? (u128 *)occ + (size_t)wi[1] * S : NULL,
                            ne == 2 ? (u128 *)occ + (size_t)es[0] * S : NULL, (u128 *)occ + (size_t)es[ne - 1] * S};
+            if (nw == 2 && se->otables[wk[0] >> 6]) {
+                int got = oracle_pick(se, ups, lower, budget);
+                if (got < 0) return got;
+            }
             se->nodes--;  /* counted there */
+            se->bdepth0 = depth;
             int got = bdfs(se, wk, nw, lower, &X, budget, o4, depth);
             if (got > 0) return bel_record(se, depth, wk, nw, lower, &X) ? 1 : BROKEN;
             if (got < 0) return got;
@@ -2011,10 +2251,18 @@ static int dfs(Search *se, const unsigned char *ups, int n, int lower, int budge
     }
     if (se->carry && n == 3 && ups[0] >> 6 != ups[1] >> 6 && ups[1] >> 6 != ups[2] >> 6
         && b->local[ups[0] >> 6][lower] && b->local[ups[1] >> 6][lower] && b->local[ups[2] >> 6][lower]) {
-        int w = 0;  /* three workers of three classes: the one with the fewest targets carried (cdfs) */
-        for (int i = 1; i < 3; i++)
-            if (__builtin_popcount(b->local[ups[i] >> 6][lower]) < __builtin_popcount(b->local[ups[w] >> 6][lower]))
+        int w = 0, crit = 0;  /* three workers of three classes: one carried (cdfs), as in Search._carried */
+        if (se->otables[ups[0] >> 6]) {
+            int got = oracle_pick(se, ups, lower, budget);
+            if (got < 0) return got;
+            crit = se->ocrit;
+        }
+        for (int i = 1; i < 3; i++) {
+            int ci = crit >> (ups[i] >> 6) & 1, cw = crit >> (ups[w] >> 6) & 1;
+            if (ci < cw || (ci == cw && __builtin_popcount(b->local[ups[i] >> 6][lower])
+                                            < __builtin_popcount(b->local[ups[w] >> 6][lower])))
                 w = i;
+        }
         se->cw = ups[w] >> 6;
         se->wgroups = 0;
         for (int j = 0; j < b->nt[se->cw]; j++) se->wgroups |= 1 << b->tgroup[se->cw][j];
@@ -2031,6 +2279,7 @@ static int dfs(Search *se, const unsigned char *ups, int n, int lower, int budge
         X.s[0] = b->local[se->cw][lower];
         X.m[0] = b->bit[ups[w] & 63];
         se->nodes--;  /* counted there */
+        se->cdepth0 = depth;
         int got = cdfs(se, tk, 2, lt, &X, budget, o, occ + (size_t)w * S, depth);
         if (got > 0) return c_record(se, depth, tk, 2, lt, &X) ? 1 : BROKEN;
         if (got < 0) return got;
@@ -2289,26 +2538,12 @@ static int dfs(Search *se, const unsigned char *ups, int n, int lower, int budge
     return 0;
 }
 
-/* The iterative deepening (Search.run, for a position that is not plainly dead and has Lower tokens left).
- * tables: see solver._tables; ups: sorted codes (symbol << 6 | hex); deadline: a time.perf_counter() value
- * (1e308: none); max_turns at most MAXT.
- * stats: nodes, relaxations, thresholds, bound of the estimate, of the root's relaxation (-1: none), proved.
- * path: per turn, (tokens, their codes, their destinations) in MAXK-wide rows. escorts: 1 to search a worker with
- * escorts as such (bdfs), 0 by joint moves only; carry: 1 to search three workers with one carried (cdfs). Returns
- * the plan's length, 0 when there is none within max_turns, -1 past the deadline, -2 out of memory, -3 a plan that
- * could not be written. */
-int ropasci_solve(const int *tables, int n, const int *ups_in, int max_turns, double deadline, long long *stats,
-                  int *path, int escorts, int carry) {
-    init_has();
-    if (max_turns > MAXT || n < 1 || n > MAXK) return NO_MEMORY;
-    Board *b = calloc(1, sizeof(Board));
+static void search_free(Search *se);
+
+/* A search on board b (not owned) with its tables and buffers; NULL when out of memory. */
+static Search *search_new(Board *b, int max_turns, double deadline, int *path, int escorts, int carry) {
     Search *se = calloc(1, sizeof(Search));
-    int result = NO_MEMORY;
-    unsigned char ups[MAXK];
-    for (int i = 0; i < n; i++) ups[i] = (unsigned char)ups_in[i];
-    int lower;
-    if (!b || !se || !board_init(b, tables)) goto done;
-    lower = (1 << b->ng) - 1;
+    if (!se) return NULL;
     int S = max_turns + 2;
     se->b = b;
     se->deadline = deadline;
@@ -2339,12 +2574,79 @@ int ropasci_solve(const int *tables, int n, const int *ups_in, int max_turns, do
     se->capbkids = 1024;
     se->bkids = malloc(sizeof(Bel) * se->capbkids);
     se->bsets = malloc(sizeof(Bel) * (size_t)(max_turns + 2));
-    if (!r->front || !r->piv || !r->newocc || !r->lv || !r->lm || !se->occ || !se->byclass || !se->kids
-        || !se->combos || !se->bkids || !se->bsets || !known_init(&se->bknown, 1 << 10)
-        || !known_init(&se->cknown, 1 << 10) || !known_init(&se->ceffort, 1 << 10)
-        || !known_init(&se->known, 1 << 16) || !table_init(&se->seen, 1 << 12)
-        || !table_init(&se->landed, 1 << 10))
-        goto done;
+    int ok = r->front && r->piv && r->newocc && r->lv && r->lm && se->occ && se->byclass && se->kids
+             && se->combos && se->bkids && se->bsets && known_init(&se->bknown, 1 << 10)
+             && known_init(&se->cknown, 1 << 10) && known_init(&se->ceffort, 1 << 10)
+             && pairs_init(&se->oknown, 1 << 10) && known_init(&se->known, 1 << 16)
+             && table_init(&se->seen, 1 << 12) && table_init(&se->landed, 1 << 10);
+    se->ocount = 0;
+    return ok ? se : (search_free(se), NULL);
+}
+
+static void search_free(Search *se) {
+    if (!se) return;
+    for (int c = 0; c < 3; c++) {
+        if (se->sub[c]) {
+            free(se->sub[c]->path);
+            search_free(se->sub[c]);
+        }
+        if (se->subb[c]) {
+            board_free(se->subb[c]);
+            free(se->subb[c]);
+        }
+    }
+    free(se->rx.front);
+    free(se->rx.piv);
+    free(se->rx.newocc);
+    free(se->rx.lv);
+    free(se->rx.lm);
+    free(se->occ);
+    free(se->byclass);
+    free(se->kids);
+    free(se->combos);
+    free(se->bkids);
+    free(se->bsets);
+    free(se->bels);
+    free(se->bknown.e);
+    free(se->cbels);
+    free(se->cknown.e);
+    free(se->ceffort.e);
+    free(se->oknown.k);
+    free(se->oknown.v);
+    free(se->known.e);
+    table_free(&se->seen);
+    table_free(&se->landed);
+    free(se);
+}
+
+/* The iterative deepening (Search.run, for a position that is not plainly dead and has Lower tokens left).
+ * tables: see solver._tables; ups: sorted codes (symbol << 6 | hex); deadline: a time.perf_counter() value
+ * (1e308: none); max_turns at most MAXT.
+ * stats: nodes, relaxations, thresholds, bound of the estimate, of the root's relaxation (-1: none), proved, and the
+ * oracle's: smaller puzzles searched, their nodes and relaxations.
+ * path: per turn, (tokens, their codes, their destinations) in MAXK-wide rows. escorts: 1 to search a worker with
+ * escorts as such (bdfs), 0 by joint moves only; carry: 1 to search three workers with one carried (cdfs).
+ * oracle: per class, the tables of its smaller puzzle's board (oracle.py), or NULL: no oracle for that class;
+ * knobs: when to ask it (oracle.knobs()).
+ * Returns the plan's length, 0 when there is none within max_turns, -1 past the deadline, -2 out of memory, -3 a
+ * plan that could not be written. */
+int ropasci_solve(const int *tables, int n, const int *ups_in, int max_turns, double deadline, long long *stats,
+                  int *path, int escorts, int carry, const int *const *oracle, const int *knobs) {
+    init_has();
+    if (max_turns > MAXT || n < 1 || n > MAXK) return NO_MEMORY;
+    Board *b = calloc(1, sizeof(Board));
+    Search *se = NULL;
+    int result = NO_MEMORY;
+    unsigned char ups[MAXK];
+    for (int i = 0; i < n; i++) ups[i] = (unsigned char)ups_in[i];
+    int lower;
+    if (!b || !board_init(b, tables) || !(se = search_new(b, max_turns, deadline, path, escorts, carry))) goto done;
+    for (int c = 0; c < 3; c++) se->otables[c] = oracle ? oracle[c] : NULL;
+    se->oslack = knobs[0];
+    se->owake = knobs[1];
+    se->ospend = knobs[2];
+    se->oask = knobs[3];
+    lower = (1 << b->ng) - 1;
     int est[3];
     estimate(b, ups, n, lower, est);
     int turns = est[0] > 1 ? est[0] : 1;
@@ -2379,26 +2681,15 @@ done:
         stats[0] = se->nodes;
         stats[1] = se->relaxations;
         stats[2] = se->thresholds;
-        free(se->rx.front);
-        free(se->rx.piv);
-        free(se->rx.newocc);
-        free(se->rx.lv);
-        free(se->rx.lm);
-        free(se->occ);
-        free(se->byclass);
-        free(se->kids);
-        free(se->combos);
-        free(se->bkids);
-        free(se->bsets);
-        free(se->bels);
-        free(se->bknown.e);
-        free(se->cbels);
-        free(se->cknown.e);
-        free(se->ceffort.e);
-        free(se->known.e);
-        table_free(&se->seen);
-        table_free(&se->landed);
-        free(se);
+        stats[6] = se->ocount;
+        stats[7] = stats[8] = 0;
+        stats[9] = se->orefuted;
+        for (int c = 0; c < 3; c++)
+            if (se->sub[c]) {
+                stats[7] += se->sub[c]->nodes;
+                stats[8] += se->sub[c]->relaxations;
+            }
+        search_free(se);
     }
     if (b) {
         board_free(b);

@@ -39,6 +39,7 @@ from games.ropasci360.rules import HEXES, INDEX, NEIGHBOURS, N
 
 from .carried import CarrySearch
 from .escorts import GONE, EscortSearch
+from .oracle import Oracle, knobs, prey
 from .position import Position, parse_position
 from .relax import BIT, Relaxation, mask_of
 
@@ -161,7 +162,7 @@ class Search:
     """One solve: the iterative deepening, its bounds and its statistics (``nodes``: positions entered,
     ``relaxations``: runs of the relaxation, ``thresholds``: turn counts tried)."""
 
-    def __init__(self, board: Board, deadline: float | None = None):
+    def __init__(self, board: Board, deadline: float | None = None, oracle: bool = True):
         self.board = board
         self.deadline = deadline
         self.known: dict = {}  # (ups, lower) -> proven lower bound on the turns still needed
@@ -180,6 +181,12 @@ class Search:
         self.escorts = EscortSearch(self) if os.environ.get("ROPASCI_ESCORTS", "1") != "0" else None
         # Three workers of three classes searched with one carried as a set (``carried.py``; ROPASCI_CARRY=0: not).
         self.carry = CarrySearch(self) if os.environ.get("ROPASCI_CARRY", "1") != "0" else None
+        # Both ask whether each worker could finish alone with the others as its escorts (``oracle.py``;
+        # ROPASCI_ORACLE=0 or ROPASCI_ESCORTS=0: not; its own searches are the escorts'). The smaller puzzles'
+        # searches have no oracle of their own.
+        self.oracle = None
+        if oracle and self.escorts is not None and os.environ.get("ROPASCI_ORACLE", "1") != "0":
+            self.oracle = Oracle(self, lambda c: Search(smaller_board(board, c), deadline, oracle=False))
         # Lower bounds on the optimum: "estimate" (tours and front lemma at the root), "relaxation" (the first
         # turn count the root's relaxation allows) and "proved" (every smaller turn count refuted by the search).
         self.bounds: dict = {}
@@ -303,6 +310,15 @@ class Search:
         """The relaxation's tokens: (class, its hex as a mask, the hexes of its class's remaining targets)."""
         return [(u >> 6, BIT[u & 63], self.targets_left(u >> 6, lower)) for u in ups]
 
+    @property
+    def oracle_stats(self) -> tuple[int, int, int, int]:
+        """The oracle's smaller puzzles searched, their nodes and relaxations, and the positions it refuted."""
+        o = self.oracle
+        if o is None:
+            return 0, 0, 0, 0
+        return (o.queries, sum(s.nodes for s in o.subs.values()), sum(s.relaxations for s in o.subs.values()),
+                o.refuted)
+
     def check_deadline(self) -> None:
         if self.deadline is not None and time.perf_counter() > self.deadline:  # a node costs far more than this
             raise OutOfTime
@@ -350,6 +366,8 @@ class Search:
         X = {ups[es[0]] & 63 if len(es) == 2 else GONE: BIT[ups[es[-1]] & 63]}
         occ4 = [occ[wi[0]], occ[wi[1]] if len(wi) == 2 else None, occ[es[0]] if len(es) == 2 else None, occ[es[-1]]]
         wk = tuple(ups[i] for i in wi)
+        if len(wk) == 2 and self.oracle is not None:
+            self.oracle.pick(ups, lower, budget)
         self.nodes -= 1  # counted there
         if e.dfs(wk, lower, X, budget, occ4, 0):
             path.extend(reversed(e.record(wk, lower, X, 0)))
@@ -362,7 +380,13 @@ class Search:
         classes are left: whether a plan of ``budget`` turns exists; None when it is not such a position."""
         if len(ups) != 3 or len({u >> 6 for u in ups}) != 3 or not all(self.local(u >> 6, lower) for u in ups):
             return None
-        w = min(range(3), key=lambda i: (self.local(ups[i] >> 6, lower).bit_count(), i))
+        crit = 0
+        if self.oracle is not None:
+            self.oracle.pick(ups, lower, budget)
+            crit = self.oracle.critical
+        # W: a worker the oracle need not ask about (asking about W costs a question per placement), then the one
+        # with the fewest targets
+        w = min(range(3), key=lambda i: (crit >> (ups[i] >> 6) & 1, self.local(ups[i] >> 6, lower).bit_count(), i))
         cr = self.carry
         cr.start(ups[w] >> 6)
         tk = tuple(u for i, u in enumerate(ups) if i != w)
@@ -508,6 +532,7 @@ class NativeSearch:
         self.board = board
         self.deadline = deadline
         self.nodes = self.relaxations = self.thresholds = 0
+        self.oracle_stats = (0, 0, 0, 0)
         self.bounds: dict = {}
 
     def run(self, ups: tuple, lower: int, max_turns: int):
@@ -518,17 +543,25 @@ class NativeSearch:
         row = 1 + 2 * TOKENS_MAX
         max_turns = max(0, max_turns)  # no turn count to try either way
         tables = _tables(self.board)
-        stats = (ctypes.c_longlong * 6)()
+        stats = (ctypes.c_longlong * 10)()
         path = (ctypes.c_int * (row * max(1, max_turns)))()
+        oracle = (ctypes.POINTER(ctypes.c_int) * 3)()
+        if (os.environ.get("ROPASCI_ORACLE", "1") != "0" and os.environ.get("ROPASCI_ESCORTS", "1") != "0"
+                and sum(map(bool, self.board.targets)) > 1):
+            for c in range(3):
+                if self.board.targets[c]:
+                    sub = _tables(smaller_board(self.board, c))
+                    oracle[c] = (ctypes.c_int * len(sub))(*sub)
         got = self.lib.ropasci_solve((ctypes.c_int * len(tables))(*tables), len(ups), (ctypes.c_int * len(ups))(*ups),
                                      max_turns, 1e308 if self.deadline is None else self.deadline, stats, path,
                                      os.environ.get("ROPASCI_ESCORTS", "1") != "0",
-                                     os.environ.get("ROPASCI_CARRY", "1") != "0")
+                                     os.environ.get("ROPASCI_CARRY", "1") != "0", oracle, (ctypes.c_int * 4)(*knobs()))
         if got == -2:
             raise MemoryError("the puzzle solver's C core ran out of memory")
         if got == -3:
             raise RuntimeError("the puzzle solver's C core found a plan it could not write out")
-        self.nodes, self.relaxations, self.thresholds, estimate, relaxation, proved = stats
+        self.nodes, self.relaxations, self.thresholds, estimate, relaxation, proved = stats[:6]
+        self.oracle_stats = tuple(stats[6:])
         self.bounds = {"estimate": estimate, "proved": proved}
         if relaxation >= 0:
             self.bounds["relaxation"] = relaxation
@@ -573,7 +606,8 @@ def native_core():
     if lib is not None and lib.ropasci_solve.argtypes is None:
         lib.ropasci_solve.argtypes = [ctypes.POINTER(ctypes.c_int), ctypes.c_int, ctypes.POINTER(ctypes.c_int),
                                       ctypes.c_int, ctypes.c_double, ctypes.POINTER(ctypes.c_longlong),
-                                      ctypes.POINTER(ctypes.c_int), ctypes.c_int, ctypes.c_int]
+                                      ctypes.POINTER(ctypes.c_int), ctypes.c_int, ctypes.c_int,
+                                      ctypes.POINTER(ctypes.POINTER(ctypes.c_int)), ctypes.POINTER(ctypes.c_int)]
         lib.ropasci_solve.restype = ctypes.c_int
     return lib
 
@@ -598,6 +632,16 @@ def class_moves(ups: tuple, idx: list, lists: list):
             runs.append([1, lists[i], i])
     for parts in itertools.product(*(itertools.combinations_with_replacement(moves, n) for n, moves, _ in runs)):
         yield tuple(itertools.chain.from_iterable(parts))
+
+
+def smaller_board(board: Board, c: int) -> Board:
+    """The board of the oracle's smaller puzzle for class c (``oracle.py``): the same blocks, c's targets only, and
+    Upper tokens of class c and of the class it beats (a Board reads only their symbols)."""
+    spot = HEXES[0]
+    return Board(Position(upper=((LETTER[c], spot), (LETTER[prey(c)], spot)),
+                          lower=tuple((LETTER[board.groups[g][1]], HEXES[board.groups[g][0]])
+                                      for g in board.targets[c]),
+                          blocks=tuple(HEXES[i] for i in range(N) if not board.free[i])))
 
 
 def dead_reason(board: Board, ups: tuple, lower: int) -> str | None:
@@ -647,7 +691,8 @@ def solve(position, *, max_turns: int = MAX_TURNS, stats: dict | None = None,
     """A shortest solution of ``position`` (the course's JSON, or a parsed ``Position``): a list of turns,
     each the game's action (a tuple of ``(kind, (r, q), (r, q))``, one per Upper token in the order (symbol,
     r, q)); None if there is none within ``max_turns``. ``stats``, if given, receives ``nodes``,
-    ``relaxations``, ``thresholds``, ``seconds`` and ``bounds`` (``Search.bounds``). Raises PositionError for a
+    ``relaxations``, ``thresholds``, ``oracle`` (``Search.oracle_stats``), ``seconds`` and ``bounds``
+    (``Search.bounds``). Raises PositionError for a
     malformed position and OutOfTime once ``time.perf_counter()`` passes ``deadline``."""
     if not isinstance(position, Position):
         position = parse_position(position)
@@ -660,7 +705,7 @@ def solve(position, *, max_turns: int = MAX_TURNS, stats: dict | None = None,
     finally:
         if stats is not None:
             stats.update(nodes=search.nodes, relaxations=search.relaxations, thresholds=search.thresholds,
-                         seconds=time.perf_counter() - start, bounds=dict(search.bounds))
+                         oracle=search.oracle_stats, seconds=time.perf_counter() - start, bounds=dict(search.bounds))
     return None if steps is None else plan_to_actions(steps)
 
 

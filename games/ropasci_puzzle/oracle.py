@@ -1,0 +1,132 @@
+"""A lower bound from one worker alone: the *oracle* (``docs/puzzles.md``, "One worker alone: the oracle").
+
+A worker X alone in its class is the only token that can remove its targets. Take a plan from any position and
+play it in a smaller puzzle: X and its targets left as they are, every other Upper token turned into a token of the
+class X beats, every other Lower token gone. The others then never beat X, never beat each other and never fall on a
+Lower token; they only fall where X lands on them, and only serve as X's pivots, on the same hexes as in the plan
+(a token that fell in the plan lives on in the smaller puzzle and may move anywhere: it can always move back where
+it came from). So X removes its targets there in as few turns as in the plan, and the smaller puzzle's optimum is a
+lower bound on the turns left. Its search is one worker with two escorts, the escorts' search, while the relaxation
+lets X swing wherever another token *may* be: on the course's hard positions the root's relaxation is 2 to 5 turns
+under the optimum and this bound at most one or two.
+
+Both searches of several workers (``escorts.py`` with two workers, ``carried.py``) ask, on entering a position in
+their first turns, whether each worker that is tight (``pick``) could finish in the turns left with the others where
+they may be, and refute the position where one cannot; the carried search also drops W's placements where W
+could not. Answers are kept per placement of the others as an interval: refuted below ``lb`` turns, solved in
+``ub``. Asking costs a search, so it waits until the search has entered ``WAKE`` positions and stops while the
+smaller searches have taken more than ``SPEND`` nodes per position. ``solver.c`` does the same step for step;
+``ROPASCI_ORACLE=0`` turns it off.
+"""
+from __future__ import annotations
+
+from .escorts import GBIT, GONE, bits
+from .relax import BIT
+
+FAR = 10 ** 6  # solver.FAR
+# When to ask (read by each Oracle when it starts, and passed to the C core; see docs/puzzles.md for their figures):
+SLACK = 0  # about a worker only if it could not finish alone with this many turns to spare
+WAKE = 1_000  # not before the search has entered this many positions: easy positions never pay for it
+SPEND = 2  # nor once the smaller puzzles' searches took more nodes than this many per position entered
+ASK_DEPTH = 5  # in the first turns of a search of several workers only, where what it refutes would cost the most
+
+
+def knobs() -> list[int]:
+    """The settings above as ``ropasci_solve`` takes them."""
+    return [SLACK, WAKE, SPEND, ASK_DEPTH]
+
+
+def prey(code: int) -> int:
+    """The symbol ``code`` beats (solver's codes: rock 0, paper 1, scissors 2)."""
+    return (code + 2) % 3
+
+
+class Oracle:
+    """The smaller puzzles of one ``solver.Search``: one search per worker class, built on first use by
+    ``make(c)``, and the answers so far."""
+
+    def __init__(self, search, make):
+        self.search = search
+        self.make = make  # class -> a Search on the board of its smaller puzzle
+        self.subs: dict = {}
+        self.known: dict = {}  # (class, hex, targets left, the others' hexes) -> [lb, ub]
+        self.queries = 0  # smaller puzzles searched (answers not known before)
+        self.critical = 0  # the classes worth asking about in the search under way (bits)
+        self.spent = 0  # nodes of the smaller puzzles' searches
+        self.refuted = 0  # positions it refuted
+        self.slack, self.wake, self.spend, self.ask_depth = knobs()
+
+    def sub(self, c: int):
+        got = self.subs.get(c)
+        if got is None:
+            got = self.subs[c] = self.make(c)
+            got.max_turns = self.search.max_turns
+        return got
+
+    def allows(self, c: int, x: int, lower: int, fixed: int, loose: int, turns: int) -> bool:
+        """Could the worker of class c on hex x remove its targets in ``lower`` within ``turns``, with another token
+        on hex ``fixed`` and one more on any hex of the mask ``loose`` (GBIT: or none) as its escorts? Answered from
+        what is known of each placement, else by one search of the escorts' kind over the placements not known,
+        as its set; a plan found tells which placement it starts from."""
+        b = self.search.board
+        sub = 0
+        for j, g in enumerate(b.targets[c]):
+            if lower >> g & 1:
+                sub |= 1 << j
+        known, open_ = self.known, 0
+        for one in bits(loose):
+            got = known.get((c, x, sub, fixed, one))
+            if got is None:
+                open_ |= one
+            elif turns >= got[1]:
+                return True
+            elif turns >= got[0]:
+                open_ |= one
+        if not open_:
+            return False
+        if self.search.nodes < self.wake or self.spent > self.spend * self.search.nodes:
+            return True  # not yet, or asked too much for what it refutes here: the search goes on without it
+        self.queries += 1
+        s = self.sub(c)
+        e, p = s.escorts, prey(c)
+        worker = (c, BIT[x], s.targets_left(c, sub))
+        if open_ & ~GBIT:
+            e.ca = e.cb = p
+            X = {fixed: open_}
+            toks = [worker, (p, BIT[fixed], ()), (p, open_ & ~GBIT, ())]
+        else:
+            e.ca, e.cb = -1, p
+            X = {GONE: BIT[fixed]}
+            toks = [worker, (p, BIT[fixed], ())]
+        s.relaxations += 1
+        occ = s.board.relaxation.run(toks, turns, None)
+        if occ is not None:
+            occ4 = [occ[0], None, occ[1], occ[2]] if len(toks) == 3 else [occ[0], None, None, occ[1]]
+            wk = (c << 6 | x,)
+            before = s.nodes
+            found = e.dfs(wk, sub, X, turns, occ4, 0)
+            self.spent += s.nodes - before
+            if found:
+                escorts = [u & 63 for u in e.record(wk, sub, X, 0)[0][0] if u >> 6 == p]
+                escorts.remove(fixed)
+                one = BIT[escorts[0]] if escorts else GBIT
+                known.setdefault((c, x, sub, fixed, one), [0, FAR])[1] = turns
+                return True
+        for one in bits(open_):
+            known.setdefault((c, x, sub, fixed, one), [0, FAR])[0] = turns + 1
+        return False
+
+    def pick(self, ups: tuple, lower: int, budget: int) -> None:
+        """Before a search of several workers from ups (three tokens) with ``budget`` turns: the workers worth
+        asking about are those that could not finish alone, the other two where they are, with ``slack`` turns to
+        spare. The others would seldom refute anything and each question costs a search."""
+        s = self.search
+        self.critical = 0
+        for i, u in enumerate(ups):
+            c = u >> 6
+            if not s.local(c, lower):
+                continue
+            o = [v & 63 for j, v in enumerate(ups) if j != i]
+            t = budget - self.slack - 1
+            if t <= 0 or not self.allows(c, u & 63, lower, o[0], BIT[o[1]], t):
+                self.critical |= 1 << c
