@@ -1037,23 +1037,48 @@ static int fate(const Turn *tn, int a2, int b2, int *ra, u128 *rb) {
     return 1;
 }
 
+/* fate() of B landing on a worker's hex (or of A alone on one: column 2), per hex of A (row GONE: none), within one
+ * bel_step: the same few come back for every row of the set. */
+typedef struct {
+    unsigned char done[NROW][3];
+    signed char ok[NROW][3];
+    unsigned char ra[NROW][3];
+    u128 rb[NROW][3];
+} FateMemo;
+
+static int fate_memo(const Turn *tn, FateMemo *fm, int a2, int b2, int z, int *ra, u128 *rb) {
+    int ia = a2 < 0 ? GONE : a2;
+    if (!fm->done[ia][z]) {
+        int r;
+        u128 m;
+        fm->done[ia][z] = 1;
+        fm->ok[ia][z] = (signed char)fate(tn, a2, b2, &r, &m);
+        fm->ra[ia][z] = (unsigned char)r;
+        fm->rb[ia][z] = m;
+    }
+    *ra = fm->ra[ia][z];
+    *rb = fm->rb[ia][z];
+    return fm->ok[ia][z];
+}
+
 /* Escort A lands on a2 (-1: none) while escort B lands on each of SB: into out. */
-static void emit(const Turn *tn, Bel *out, int a2, u128 SB) {
+static void emit(const Turn *tn, Bel *out, int a2, u128 SB, FateMemo *fm) {
     const Board *b = tn->se->b;
-    u128 spec = SB & (tn->zmask | (a2 >= 0 ? b->bit[a2] : 0)), rest = SB & ~spec;
+    /* escorts of one class on one hex do not battle: then B on A's hex is as B anywhere else */
+    u128 spec = SB & (tn->zmask | (a2 >= 0 && tn->ca != tn->cb ? b->bit[a2] : 0)), rest = SB & ~spec;
     if (rest) {  /* B's only battle is with a Lower token; A's is its own, the same for all of them */
         int ra = tn->fin >= 0 ? tn->fin_row : a2 < 0 || (tn->killa & b->bit[a2]) ? GONE : a2, ok = 1;
         u128 rb;
-        if (a2 >= 0 && (tn->zmask & b->bit[a2])) ok = fate(tn, a2, -1, &ra, &rb);  /* A lands on a worker */
+        if (a2 >= 0 && (tn->zmask & b->bit[a2])) ok = fate_memo(tn, fm, a2, -1, 2, &ra, &rb);  /* A on a worker */
         u128 dead = rest & tn->killb;
         if (ok) bel_or(out, ra, (rest & ~dead) | (dead ? GBIT : 0));
     }
     while (spec) {  /* a battle with a worker, or between the escorts */
         u128 one = spec & -spec;
         spec ^= one;
-        int ra;
+        int ra, b2 = bit_hex(b, one), z = b2 == tn->to[0] ? 0 : b2 == tn->to[1] && tn->nw == 2 ? 1 : -1;
         u128 rb;
-        if (fate(tn, a2, bit_hex(b, one), &ra, &rb)) bel_or(out, ra, rb);
+        if (z < 0 ? fate(tn, a2, b2, &ra, &rb) : fate_memo(tn, fm, a2, b2, z, &ra, &rb)) bel_or(out, ra, rb);
     }
 }
 
@@ -1087,6 +1112,8 @@ static void bel_pivots(const Turn *tn, const Bel *X, Bel *out) {
 static void bel_step(const Turn *tn, const Bel *X, Bel *out) {
     const Board *b = tn->se->b;
     Bel P;
+    FateMemo fm;
+    memset(fm.done, 0, sizeof fm.done);
     bel_pivots(tn, X, &P);
     out->used = 0;
     u128 w0 = 0;
@@ -1095,7 +1122,7 @@ static void bel_step(const Turn *tn, const Bel *X, Bel *out) {
         int a = __builtin_ctzll(u);
         u128 S = P.row[a];
         if (a == GONE) {
-            emit(tn, out, -1, (step(S & ~GBIT, w0) & b->free_m) | (S & GBIT));
+            emit(tn, out, -1, (step(S & ~GBIT, w0) & b->free_m) | (S & GBIT), &fm);
             continue;
         }
         int ma[BKIDS], k;
@@ -1103,14 +1130,14 @@ static void bel_step(const Turn *tn, const Bel *X, Bel *out) {
         if (far) {  /* B not next to A: each moves on its own */
             u128 SB = (step(far & ~GBIT, w0) & b->free_m) | (far & GBIT);
             k = moves_from(b, a, w0, ma);
-            for (int i = 0; i < k; i++) emit(tn, out, ma[i], SB);
+            for (int i = 0; i < k; i++) emit(tn, out, ma[i], SB, &fm);
         }
         while (adj) {  /* B next to A: each may swing around the other */
             u128 one = adj & -adj;
             adj ^= one;
             u128 SB = step(one, w0 | b->bit[a]) & b->free_m;
             k = moves_from(b, a, w0 | one, ma);
-            for (int i = 0; i < k; i++) emit(tn, out, ma[i], SB);
+            for (int i = 0; i < k; i++) emit(tn, out, ma[i], SB, &fm);
         }
     }
 }
