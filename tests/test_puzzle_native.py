@@ -181,8 +181,8 @@ WALLS = {"upper": [["s", 3, 0], ["p", -2, 2], ["r", 3, 1]],
 
 @needs_c
 def test_a_worker_that_could_not_finish_alone_refutes_the_position(monkeypatch):
-    """With the oracle the search enters 10,258 positions instead of 69,180 (it asks only once the search has entered
-    a thousand), proves the same 15 and finds a plan that replays."""
+    """With the oracle the search enters 3,252 positions instead of 69,180, proves the same 15 and finds a plan that
+    replays."""
     with_oracle, without = positions_searched(WALLS, 15, monkeypatch, "ROPASCI_ORACLE")
     assert with_oracle * 5 < without
     stats: dict = {}

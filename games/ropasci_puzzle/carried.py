@@ -206,7 +206,8 @@ class CarrySearch:
         s_.check_deadline()
         if not self.unrefuted(tk, lt, budget, X):
             return False
-        if s_.oracle is not None and len(tk) == 2 and depth < s_.oracle.ask_depth and not self.asked(tk, lt, X, budget):
+        if s_.oracle is not None and len(tk) == 2 and depth < s_.oracle.ask_depth \
+                and not self.asked(tk, lt, X, budget, depth == 0):
             s_.oracle.refuted += 1
             self.refute(tk, lt, budget, X0)
             return False
@@ -258,7 +259,7 @@ class CarrySearch:
         self.effort[(tk, lt, self.cw)] = min(s_.nodes - first + 1, EFFORT_MAX)
         return False
 
-    def asked(self, tk: tuple, lt: int, X: dict, budget: int) -> bool:
+    def asked(self, tk: tuple, lt: int, X: dict, budget: int, eager: bool) -> bool:
         """The oracle (``oracle.py``) on entering: takes out of X the placements where W could not finish alone with
         the tracked tokens as its escorts; whether each tracked worker could finish with the other and W where it
         may be, and a placement is left."""
@@ -268,7 +269,8 @@ class CarrySearch:
                 S = X[s]
                 if s:
                     for one in bits(S & ~GBIT):
-                        if not o.allows(self.cw, HEX_OF[one], self.lower_of(s), tk[0] & 63, BIT[tk[1] & 63], budget):
+                        if not o.allows(self.cw, HEX_OF[one], self.lower_of(s), tk[0] & 63, BIT[tk[1] & 63], budget,
+                                        eager):
                             S &= ~one
                 if S:
                     X[s] = S
@@ -280,7 +282,7 @@ class CarrySearch:
         for i, u in enumerate(tk):
             c = u >> 6
             if o.critical >> c & 1 and self.search.local(c, lt) and not o.allows(c, u & 63, lt, tk[1 - i] & 63, loose,
-                                                                                  budget):
+                                                                                  budget, eager):
                 return False
         return bool(X)
 

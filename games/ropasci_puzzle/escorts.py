@@ -290,7 +290,7 @@ class EscortSearch:
         if nw == 2 and o is not None and depth < o.ask_depth:  # one escort, so its placements are row GONE's
             for i, u in enumerate(wk):
                 if o.critical >> (u >> 6) & 1 and not o.allows(u >> 6, u & 63, lower, wk[1 - i] & 63, X.get(GONE, 0),
-                                                              budget):
+                                                              budget, depth == 0):
                     o.refuted += 1
                     self.refute(wk, lower, budget, X)
                     return False

@@ -63,11 +63,12 @@ class Oracle:
             got.max_turns = self.search.max_turns
         return got
 
-    def allows(self, c: int, x: int, lower: int, fixed: int, loose: int, turns: int) -> bool:
+    def allows(self, c: int, x: int, lower: int, fixed: int, loose: int, turns: int, eager: bool) -> bool:
         """Could the worker of class c on hex x remove its targets in ``lower`` within ``turns``, with another token
         on hex ``fixed`` and one more on any hex of the mask ``loose`` (GBIT: or none) as its escorts? Answered from
         what is known of each placement, else by one search of the escorts' kind over the placements not known,
-        as its set; a plan found tells which placement it starts from."""
+        as its set; a plan found tells which placement it starts from. ``eager``: asked at the start of a search, where
+        a question may save a whole turn count, so whatever WAKE and SPEND say."""
         b = self.search.board
         sub = 0
         for j, g in enumerate(b.targets[c]):
@@ -84,7 +85,7 @@ class Oracle:
                 open_ |= one
         if not open_:
             return False
-        if self.search.nodes < self.wake or self.spent > self.spend * self.search.nodes:
+        if not eager and (self.search.nodes < self.wake or self.spent > self.spend * self.search.nodes):
             return True  # not yet, or asked too much for what it refutes here: the search goes on without it
         self.queries += 1
         s = self.sub(c)
@@ -128,5 +129,5 @@ class Oracle:
                 continue
             o = [v & 63 for j, v in enumerate(ups) if j != i]
             t = budget - self.slack - 1
-            if t <= 0 or not self.allows(c, u & 63, lower, o[0], BIT[o[1]], t):
+            if t <= 0 or not self.allows(c, u & 63, lower, o[0], BIT[o[1]], t, True):
                 self.critical |= 1 << c

@@ -1362,7 +1362,7 @@ static int oracle_set(Pairs *t, u128 key, int lb, int ub) {  /* -1: keep that en
  * one more on any hex of `loose` (GBIT: or none) as its escorts (Oracle.allows)? Answered from what is known of each
  * placement, else by one search of the escorts' kind (bdfs) on the smaller puzzle's board over the placements not
  * known, as its set; a plan found tells which placement it starts from. 1 or 0; negative: out of time or memory. */
-static int oracle_allows(Search *se, int c, int x, int lower, int fixed, u128 loose, int turns) {
+static int oracle_allows(Search *se, int c, int x, int lower, int fixed, u128 loose, int turns, int eager) {
     const Board *b = se->b;
     int sub = b->local[c][lower];
     u128 open = 0;
@@ -1378,7 +1378,7 @@ static int oracle_allows(Search *se, int c, int x, int lower, int fixed, u128 lo
         if (turns >= lb) open |= one;
     }
     if (!open) return 0;
-    if (se->nodes < se->owake || se->ospent > (long long)se->ospend * se->nodes) return 1;  /* not yet, or too much */
+    if (!eager && (se->nodes < se->owake || se->ospent > (long long)se->ospend * se->nodes)) return 1;  /* not now */
     se->ocount++;
     Search *s = se->sub[c];
     if (!s) {
@@ -1451,7 +1451,7 @@ static int oracle_pick(Search *se, const unsigned char *ups, int lower, int budg
         for (int j = 0; j < 3; j++)
             if (j != i) o[k++] = ups[j] & 63;
         int t = budget - se->oslack - 1;
-        int got = t <= 0 ? 0 : oracle_allows(se, c, ups[i] & 63, lower, o[0], se->b->bit[o[1]], t);
+        int got = t <= 0 ? 0 : oracle_allows(se, c, ups[i] & 63, lower, o[0], se->b->bit[o[1]], t, 1);
         if (got < 0) return got;
         if (!got) se->ocrit |= 1 << c;
     }
@@ -1472,7 +1472,8 @@ static int bdfs(Search *se, const unsigned char *wk, int nw, int lower, const Be
         u128 loose = X->used >> GONE & 1 ? X->row[GONE] : 0;
         for (int i = 0; i < 2; i++) {
             if (!(se->ocrit >> (wk[i] >> 6) & 1)) continue;
-            int got = oracle_allows(se, wk[i] >> 6, wk[i] & 63, lower, wk[1 - i] & 63, loose, budget);
+            int got = oracle_allows(se, wk[i] >> 6, wk[i] & 63, lower, wk[1 - i] & 63, loose, budget,
+                                    depth == se->bdepth0);
             if (got < 0) return got;
             if (!got) {
                 se->orefuted++;
@@ -1880,7 +1881,7 @@ static int c_refute(Search *se, const unsigned char *tk, int n, int lt, int turn
 /* The oracle on entering (CarrySearch.asked): takes out of X the placements where W could not finish alone with the
  * tracked tokens as its escorts; 1 if each tracked worker could finish with the other and W where it may be, and a
  * placement is left; negative: out of time or memory. */
-static int c_asked(Search *se, const unsigned char *tk, int lt, CBel *X, int budget) {
+static int c_asked(Search *se, const unsigned char *tk, int lt, CBel *X, int budget, int eager) {
     const Board *b = se->b;
     if (se->ocrit >> se->cw & 1) {
         int k = 0;
@@ -1891,7 +1892,7 @@ static int c_asked(Search *se, const unsigned char *tk, int lt, CBel *X, int bud
                 for (u128 m = S & ~GBIT; m; m &= m - 1) {
                     u128 one = m & -m;
                     int got = oracle_allows(se, se->cw, bit_hex(b, one), c_lower_of(se, s), tk[0] & 63,
-                                            b->bit[tk[1] & 63], budget);
+                                            b->bit[tk[1] & 63], budget, eager);
                     if (got < 0) return got;
                     if (!got) S &= ~one;
                 }
@@ -1907,7 +1908,7 @@ static int c_asked(Search *se, const unsigned char *tk, int lt, CBel *X, int bud
     for (int i = 0; i < 2; i++) {
         int c = tk[i] >> 6;
         if (!(se->ocrit >> c & 1) || !b->local[c][lt]) continue;
-        int got = oracle_allows(se, c, tk[i] & 63, lt, tk[1 - i] & 63, loose, budget);
+        int got = oracle_allows(se, c, tk[i] & 63, lt, tk[1 - i] & 63, loose, budget, eager);
         if (got <= 0) return got;
     }
     return X->n > 0;
@@ -2023,7 +2024,7 @@ static int cdfs(Search *se, const unsigned char *tk, int n, int lt, const CBel *
     if (se->timed && now() > se->deadline) return OUT_OF_TIME;
     if (!c_unrefuted(se, tk, n, lt, budget, &X)) return 0;
     if (n == 2 && se->otables[se->cw] && depth - se->cdepth0 < se->oask) {
-        int got = c_asked(se, tk, lt, &X, budget);
+        int got = c_asked(se, tk, lt, &X, budget, depth == se->cdepth0);
         if (got < 0) return got;
         if (!got) {
             se->orefuted++;
