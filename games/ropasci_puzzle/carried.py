@@ -21,11 +21,10 @@ from __future__ import annotations
 
 import itertools
 
-from .escorts import GBIT, HEX_OF, bel_or, bits, moves_from, pivots_needed
+from .escorts import EFFORT_MAX, GBIT, HEX_OF, bel_or, bits, moves_from, pivots_needed
 from .relax import BIT, _step
 
 FAR = 10 ** 6  # solver.FAR
-EFFORT_MAX = 0x7FFF  # solver.EFFORT_MAX
 
 CARRY_LIMIT = 2_000_000  # refuted rows kept (as solver.TABLE_LIMIT); the table starts afresh beyond
 

@@ -17,6 +17,7 @@ from .relax import BIT, _step
 
 GONE = N  # escort A's row when it has fallen, or there is none
 GBIT = 1 << 127  # escort B fallen: above every hex of the grid
+EFFORT_MAX = 0x7FFF  # solver.EFFORT_MAX
 BELS_LIMIT = 50_000  # refuted sets kept (as in solver.c); the table starts afresh beyond
 HEX_OF = {bit: i for i, bit in enumerate(BIT)}
 
@@ -89,6 +90,9 @@ class EscortSearch:
         self.board = search.board
         self.free = search.board.relaxation.free
         self.known: dict = {}  # bel key -> the placements refuted
+        # (workers, Lower left, escort classes) -> positions searched to refute it last time (at most EFFORT_MAX):
+        # children are tried the hardest to refute first, as in the joint search.
+        self.effort: dict = {}
         self.ca = self.cb = -1  # escort A's and B's classes (-1: no escort A)
         self.bturn: dict = {}  # depth -> the workers' hexes after that turn
         self.bend = 0  # the depth where the workers' plan ends
@@ -250,7 +254,7 @@ class EscortSearch:
         """The relaxation of a child (workers of the parent wk), escort A starting on the hexes ya and B on yb:
         (its sets, per role as occ4) or None."""
         s = self.search
-        _, _, _, nl, fin, _, nwk, _ = kid
+        nl, fin, _, nwk, _ = kid[4:]
         toks, init, roles = [], [], []
         for j, u in enumerate(nwk):  # the workers left, each from its own sets
             frm = max(w for w, p in enumerate(wk) if p >> 6 == u >> 6)
@@ -282,6 +286,7 @@ class EscortSearch:
         X = dict(X0)
         ca = self.ca  # restored on the way out: a child whose worker finished has escort A
         s.nodes += 1
+        first = s.nodes
         s.check_deadline()
         if not self.unrefuted(wk, lower, budget, X):
             return False
@@ -342,12 +347,14 @@ class EscortSearch:
                 est = max(worst, front)
                 if est >= budget:
                     continue
-                kids.append((est, sum(tours), -len(kids), nl, tn.fin, to, nwk, Y))
-        # By (bound, sum of the workers' tours), then the later in the workers' move lists first (solver.c).
-        kids.sort(key=lambda k: k[:3])
+                effort = self.effort.get((nwk, nl, wk[tn.fin] >> 6 if tn.fin >= 0 else self.ca, self.cb), 0)
+                kids.append((est, -effort, sum(tours), -len(kids), nl, tn.fin, to, nwk, Y))
+        # By bound, the effort of the child's last refutation (most first, as in the joint search), the sum of the
+        # workers' tours, then the later in the workers' move lists first (solver.c).
+        kids.sort(key=lambda k: k[:4])
         try:
             for kid in kids:
-                _, _, _, nl, fin, to, nwk, Y = kid
+                _, _, _, _, nl, fin, to, nwk, Y = kid
                 if fin >= 0:
                     self.ca = wk[fin] >> 6  # the worker that finished: escort A from now on
                 if self.unrefuted(nwk, nl, budget - 1, Y):
@@ -359,6 +366,7 @@ class EscortSearch:
                     self.refute(nwk, nl, budget - 1, Y)
                 self.ca = ca
             self.refute(wk, lower, budget, X)
+            self.effort[(wk, lower, ca, self.cb)] = min(s.nodes - first + 1, EFFORT_MAX)
             return False
         finally:
             self.ca = ca
