@@ -17,7 +17,7 @@ from games.ropasci360.rules import HEXES
 from games.ropasci_puzzle import oracle
 from games.ropasci_puzzle.position import EXAMPLE, library
 from games.ropasci_puzzle.solver import OutOfTime, native_core, solve
-from tests.test_ropasci_puzzle import replay
+from tests.test_ropasci_puzzle import replay, run_solve
 
 needs_c = pytest.mark.skipif(native_core() is None, reason="no C compiler (or ROPASCI_NATIVE=0)")
 
@@ -181,7 +181,7 @@ WALLS = {"upper": [["s", 3, 0], ["p", -2, 2], ["r", 3, 1]],
 
 @needs_c
 def test_a_worker_that_could_not_finish_alone_refutes_the_position(monkeypatch):
-    """With the oracle the search enters 3,252 positions instead of 69,180, proves the same 15 and finds a plan that
+    """With the oracle the search enters 2,600 positions instead of 69,180, proves the same 15 and finds a plan that
     replays."""
     with_oracle, without = positions_searched(WALLS, 15, monkeypatch, "ROPASCI_ORACLE")
     assert with_oracle * 5 < without
@@ -231,6 +231,17 @@ def test_the_c_core_carries_a_worker_exactly_as_the_python_twin(monkeypatch):
     rng = random.Random("carried-twins")
     for _ in range(25):
         assert_twins(three_workers(rng), monkeypatch, max_turns=7)
+
+
+@needs_c
+def test_solve_stats_count_the_oracles_questions(tmp_path):
+    path = tmp_path / "walls.json"
+    path.write_text(json.dumps(WALLS))
+    out, err = run_solve(path, "--stats")
+    assert out == run_solve(path)[0] and len(out.splitlines()) == 15 * 3
+    figures = dict(part.split("=") for part in err.splitlines()[-1].split())
+    assert list(figures) == ["nodes", "relaxations", "oracle_questions", "oracle_nodes", "seconds"]
+    assert int(figures["oracle_questions"]) > 0 and int(figures["oracle_nodes"]) >= int(figures["oracle_questions"])
 
 
 def two_workers(rng: random.Random) -> dict:

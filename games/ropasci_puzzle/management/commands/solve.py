@@ -46,7 +46,9 @@ class Command(BaseCommand):
         figures: dict = {}
         turns = solve(position, max_turns=max_turns, stats=figures)
         if stats:
+            questions, their_nodes = figures["oracle"][:2]
             self.stderr.write(f"nodes={figures['nodes']} relaxations={figures['relaxations']} "
+                              f"oracle_questions={questions} oracle_nodes={their_nodes} "
                               f"seconds={figures['seconds']:.3f}")
         if verbose:
             self._explain(figures["bounds"], turns)
