@@ -20,6 +20,7 @@ typedef unsigned __int128 u128;
 #define MAXG 9        /* Lower tokens, so groups and targets of a class (position.MAX_LOWER) */
 #define NSET 512      /* sets of targets: 1 << MAXG */
 #define FAR 1000000   /* solver.FAR: unreachable */
+#define TREACH 40     /* Board.reach: tours of up to this many turns */
 #define ROUNDS 8      /* Relaxation.run's rounds */
 #define MAXT 120      /* turns (solver.NATIVE_MAX_TURNS; the game allows 60) */
 #define TABLE_LIMIT 2000000 /* solver.TABLE_LIMIT: the table of bounds starts afresh beyond it, as in Python */
@@ -177,6 +178,7 @@ typedef struct {
     signed char hex_of[128]; /* grid bit -> hex, or -1 */
     int swingd[3][MAXG][NH]; /* dist("swing", c, hex of target j)[x] */
     int *tour[3];            /* tour[c][x << nt[c] | s] */
+    u128 *reach[3];          /* reach[c][s * TREACH + d]: the hexes x with tour[c][x << nt[c] | s] <= d */
     int local[3][NSET];      /* the class's remaining targets, bits over its targets, per set of groups left */
 } Board;
 
@@ -294,12 +296,25 @@ static int board_init(Board *b, const int *in) {
             }
         }
         free(cost);
+        b->reach[c] = calloc((size_t)TREACH << m, sizeof(u128));
+        if (!b->reach[c]) return 0;
+        for (int s = 0; s < (1 << m); s++) {
+            u128 *rs = b->reach[c] + (size_t)s * TREACH;
+            for (int x = 0; x < NH; x++) {
+                int v = b->tour[c][(size_t)x << m | s];
+                if (v < TREACH) rs[v] |= b->bit[x];
+            }
+            for (int d = 1; d < TREACH; d++) rs[d] |= rs[d - 1];
+        }
     }
     return 1;
 }
 
 static void board_free(Board *b) {
-    for (int c = 0; c < 3; c++) free(b->tour[c]);
+    for (int c = 0; c < 3; c++) {
+        free(b->tour[c]);
+        free(b->reach[c]);
+    }
 }
 
 /* --- hex-set steps (relax._step, relax._step_back) --- */
@@ -408,6 +423,7 @@ typedef struct {
 
 typedef struct {       /* a class's remaining targets, for one run */
     u128 anyt, hexes_of[NSET];
+    short rest[NSET];       /* the targets not in v, as bits over the class's targets (Board.tour's sets) */
     signed char number[128]; /* bit position -> target number */
 } Targets;
 
@@ -443,6 +459,14 @@ static void targets_for(Relax *r, int c, const Tok *tok) {
         t->number[low_bit_index(bj)] = (signed char)j;
     }
     t->hexes_of[0] = 0;
+    int local[MAXG], all = 0;
+    for (int j = 0; j < tok->m; j++) all |= local[j] = r->b->tbit[c][r->b->group_at[tok->tg[j]]];
+    for (int v = 0; v < (1 << tok->m); v++) {
+        int k = all;
+        for (int j = 0; j < tok->m; j++)
+            if (v >> j & 1) k &= ~local[j];
+        t->rest[v] = (short)k;
+    }
     for (int v = 1; v < (1 << tok->m); v++) {
         int low = __builtin_ctz(v);
         t->hexes_of[v] = t->hexes_of[v & (v - 1)] | r->b->bit[tok->tg[low]];
@@ -475,8 +499,12 @@ static inline int layer_add(Relax *r, size_t used, int nn, int v, u128 m) {
     return nn;
 }
 
-/* relax._forward: the layers of token `tok`, stored from entry `base`; returns the entries used, or -1. */
-static long forward(Relax *r, const Tok *tok, int turns, const u128 *piv, const u128 *prev, Layers *L, size_t base) {
+/* relax._forward: the layers of token `tok`, stored from entry `base`; returns the entries used, or -1. `alone`: the
+ * token is the only one of its class, so it must hit every target itself: a state from which its tour (two hexes a
+ * turn, Board.tour) takes longer than the turns left is dropped at once. The backward pass would drop it anyway (it
+ * is on no path to a goal), so the sets are the Python twin's; only fewer states are stepped, forward and back. */
+static long forward(Relax *r, const Tok *tok, int turns, const u128 *piv, const u128 *prev, Layers *L, size_t base,
+                    int alone) {
     const Targets *T = &r->tgt[tok->c];
     u128 limit_all = r->b->safe_m[tok->c];
     size_t used = base;
@@ -491,13 +519,15 @@ static long forward(Relax *r, const Tok *tok, int turns, const u128 *piv, const 
     L->n = 1;
     for (int t = 0; t < turns; t++) {
         u128 lim = limit_all & r->front[t + 1] & prev[t + 1], pt = piv[t];
-        int cs = L->start[t], cn = L->count[t], nn = 0;
+        int cs = L->start[t], cn = L->count[t], nn = 0, left = turns - t - 1;
+        const u128 *reach = alone && left < TREACH ? r->b->reach[tok->c] + left : NULL;
         if (!layer_room(r, used, (size_t)1 << tok->m)) return -1;
         for (int e = cs; e < cs + cn; e++) {
             int v = r->lv[e];
             u128 nw = step(r->lm[e], pt) & lim;
             if (!nw) continue;
             u128 hit = nw & T->anyt & ~T->hexes_of[v];
+            if (reach) nw &= reach[(size_t)T->rest[v] * TREACH] | hit;
             if (hit) {
                 nw ^= hit;
                 for (int half = 0; half < 2; half++) {  /* bit by bit, in 64-bit halves (no 128-bit stalls) */
@@ -507,6 +537,7 @@ static long forward(Relax *r, const Tok *tok, int turns, const u128 *piv, const 
                         h &= h - 1;
                         u128 b = (u128)1 << pos;
                         int w = v | 1 << T->number[pos];
+                        if (reach && !(reach[(size_t)T->rest[w] * TREACH] & b)) continue;
                         nn = layer_add(r, used, nn, w, b);
                     }
                 }
@@ -589,7 +620,7 @@ static int narrow(Relax *r, const Tok *toks, int k, const int *members, int nm, 
                 if (q != p) x |= occ[(size_t)q * S + t];
             piv[t] = x;
         }
-        long n = forward(r, &toks[p], turns, piv, occ + (size_t)p * S, &r->lay[i], used);
+        long n = forward(r, &toks[p], turns, piv, occ + (size_t)p * S, &r->lay[i], used, nm == 1 && m > 0);
         if (n < 0) return -2;
         used += (size_t)n;
     }
@@ -913,11 +944,17 @@ static int relax(Search *se, const unsigned char *ups, int n, int lower, int tur
 /* Board.resolve: the Upper codes left (sorted) and the Lower groups left after Upper moves to dests. */
 static int resolve(const Board *b, const unsigned char *ups, int n, int lower, const unsigned char *dests,
                    unsigned char *out, int *nout) {
-    int arrive[NH] = {0}, dead_at[NH] = {0};
-    for (int i = 0; i < n; i++) arrive[dests[i]] |= 1 << (ups[i] >> 6);
+    int dead_of[MAXK];  /* per token: the classes that fall on its hex (the first token there works it out) */
     for (int i = 0; i < n; i++) {
-        int d = dests[i], mask = arrive[d];
-        if (!mask) continue;  /* done already */
+        int d = dests[i], j = 0;
+        while (dests[j] != d) j++;
+        if (j < i) {
+            dead_of[i] = dead_of[j];
+            continue;
+        }
+        int mask = 1 << (ups[i] >> 6);
+        for (j = i + 1; j < n; j++)
+            if (dests[j] == d) mask |= 1 << (ups[j] >> 6);
         int g = b->group_at[d], dead;
         if (g >= 0 && (lower >> g & 1)) {
             int s = b->gsym[g];
@@ -926,12 +963,11 @@ static int resolve(const Board *b, const unsigned char *ups, int n, int lower, c
         } else {
             dead = DEAD[mask];
         }
-        dead_at[d] = dead;
-        arrive[d] = 0;
+        dead_of[i] = dead;
     }
     int k = 0;
     for (int i = 0; i < n; i++)
-        if (!(dead_at[dests[i]] >> (ups[i] >> 6) & 1)) out[k++] = (unsigned char)((ups[i] & ~63) | dests[i]);
+        if (!(dead_of[i] >> (ups[i] >> 6) & 1)) out[k++] = (unsigned char)((ups[i] & ~63) | dests[i]);
     for (int i = 1; i < k; i++)  /* sorted */
         for (int j = i; j > 0 && out[j - 1] > out[j]; j--) {
             unsigned char t = out[j];
