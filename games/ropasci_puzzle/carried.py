@@ -203,7 +203,7 @@ class CarrySearch:
         s_.nodes += 1
         first = s_.nodes
         s_.check_deadline()
-        if not self.unrefuted(tk, lt, budget, X):
+        if depth == 0 and not self.unrefuted(tk, lt, budget, X):  # below, the parent took it out already
             return False
         if s_.oracle is not None and len(tk) == 2 and depth < s_.oracle.ask_depth \
                 and not self.asked(tk, lt, X, budget, depth == 0):

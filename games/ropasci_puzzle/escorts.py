@@ -288,7 +288,7 @@ class EscortSearch:
         s.nodes += 1
         first = s.nodes
         s.check_deadline()
-        if not self.unrefuted(wk, lower, budget, X):
+        if depth == 0 and not self.unrefuted(wk, lower, budget, X):  # below, the parent took it out already
             return False
         nw = len(wk)
         o = s.oracle

@@ -996,6 +996,19 @@ static void record(Search *se, int depth, const unsigned char *ups, int n, const
     }
 }
 
+/* The front lemma over the Lower groups left: the most, over them, of the least front distance from a hex of `all` to
+ * the group (FAR if none reaches one). A group within the most so far is passed over in one test. */
+static int front_bound(const Board *b, int groups, u128 all) {
+    int front = 0;
+    for (int g = 0; g < b->ng; g++) {
+        if (!(groups >> g & 1) || front >= NH || (all & b->gnear[g][front])) continue;
+        int mn = front + 1;
+        while (mn < NH && !(all & b->gnear[g][mn])) mn++;
+        front = mn == NH ? FAR : mn;
+    }
+    return front;
+}
+
 /* --- the escorts' search ---
  * When every token with targets left (a worker; one, or two of different classes) has company that has none (an
  * escort; one or two, three tokens at most), the escorts matter only as pivots and in battles, and a search over
@@ -1509,7 +1522,8 @@ static int bdfs(Search *se, const unsigned char *wk, int nw, int lower, const Be
     int ca = se->ca;  /* restored on the way out: a child whose worker finished has escort A */
     long long first = ++se->nodes;
     if (se->timed && now() > se->deadline) return OUT_OF_TIME;
-    if (!bel_unrefuted(se, wk, nw, lower, budget, X)) return 0;
+    /* what is known refuted: the parent took it out already, but for the first position */
+    if (depth == se->bdepth0 && !bel_unrefuted(se, wk, nw, lower, budget, X)) return 0;
     if (nw == 2 && se->otables[wk[0] >> 6] && depth - se->bdepth0 < se->oask) {  /* one escort: row GONE */
         u128 loose = X->used >> GONE & 1 ? X->row[GONE] : 0;
         for (int i = 0; i < 2; i++) {
@@ -1576,14 +1590,7 @@ static int bdfs(Search *se, const unsigned char *wk, int nw, int lower, const Be
             bel_hexes(b, Y, &ya, &yb);
             all = ya | yb;
             for (int i = 0; i < nw; i++) all |= b->bit[to[i]];
-            int front = 0;
-            for (int g = 0; g < b->ng; g++) {  /* the least front distance from a hex of `all` to the group */
-                if (!(nl >> g & 1)) continue;
-                int mn = 0;
-                while (mn < NH && !(all & b->gnear[g][mn])) mn++;
-                if (mn == NH) mn = FAR;
-                if (mn > front) front = mn;
-            }
+            int front = front_bound(b, nl, all);
             int est = worst > front ? worst : front;
             if (est >= budget) continue;
             BKid *k = &kids[nk];
@@ -1688,10 +1695,14 @@ static int bel_record(Search *se, int d0, const unsigned char *wk0, int nw0, int
                 ma[0] = mb[0] = -1;
                 if (pa != GONE) na = moves_from(b, pa, w0 | (pb >= 0 ? one : 0), ma);
                 if (pb >= 0) nb = moves_from(b, pb, w0 | (pa != GONE ? b->bit[pa] : 0), mb);
+                /* fate() leaves A on its move unless it falls (or a worker finishes), B likewise: only those moves */
+                int want_a = ra >= 0 && ra != GONE && tn->fin < 0 ? ra : -2;
+                int want_b = ra != -2 && rb != GBIT ? bit_hex(b, rb) : -2;
                 for (int i = 0; i < na && !ok; i++)
                     for (int j = 0; j < nb && !ok; j++) {
                         int a2;
                         u128 b2;
+                        if ((want_a != -2 && ma[i] != want_a) || (want_b != -2 && mb[j] != want_b)) continue;
                         if (ra != -2 && (!fate(tn, ma[i], mb[j], &a2, &b2) || a2 != ra || b2 != rb)) continue;
                         unsigned char ups[4], dd[4];
                         int n = 0;
@@ -1990,14 +2001,7 @@ static void c_estimate(const Search *se, const unsigned char *tk, int n, int lt,
         *est = *sum = FAR;
         return;
     }
-    int front = 0, left = lt | c_lower_of(se, sure);
-    for (int g = 0; g < b->ng; g++) {
-        if (!(left >> g & 1)) continue;
-        int mn = 0;
-        while (mn < NH && !(all & b->gnear[g][mn])) mn++;
-        if (mn == NH) mn = FAR;
-        if (mn > front) front = mn;
-    }
+    int front = front_bound(b, lt | c_lower_of(se, sure), all);
     *est = worst > w ? worst : w;
     if (front > *est) *est = front;
     *sum = total + w;
@@ -2069,7 +2073,7 @@ static int cdfs(Search *se, const unsigned char *tk, int n, int lt, const CBel *
     CBel X = *X0;
     long long first = ++se->nodes;
     if (se->timed && now() > se->deadline) return OUT_OF_TIME;
-    if (!c_unrefuted(se, tk, n, lt, budget, &X)) return 0;
+    if (depth == se->cdepth0 && !c_unrefuted(se, tk, n, lt, budget, &X)) return 0;  /* as in bdfs */
     if (n == 2 && se->otables[se->cw] && depth - se->cdepth0 < se->oask) {
         int got = c_asked(se, tk, lt, &X, budget, depth == se->cdepth0);
         if (got < 0) return got;
