@@ -1111,28 +1111,37 @@ static int fate_memo(const Turn *tn, FateMemo *fm, int a2, int b2, int z, int *r
     return fm->ok[ia][z];
 }
 
-/* Escort A lands on a2 (-1: none) while escort B lands on each of SB: into out. */
-static void emit(const Turn *tn, Bel *out, int a2, u128 SB, FateMemo *fm) {
+/* Escort A lands on each of a2s (-1: none) while escort B lands on each of SB: into out. */
+static void emit(const Turn *tn, Bel *out, const int *a2s, int k, u128 SB, FateMemo *fm) {
     const Board *b = tn->se->b;
     /* escorts of one class on one hex do not battle: then B on A's hex is as B anywhere else */
-    u128 spec = SB & (tn->zmask | (a2 >= 0 && tn->ca != tn->cb ? b->bit[a2] : 0)), rest = SB & ~spec;
-    if (rest) {  /* B's only battle is with a Lower token; A's is its own, the same for all of them */
-        int ra = tn->fin >= 0 ? tn->fin_row : a2 < 0 || (tn->killa & b->bit[a2]) ? GONE : a2, ok = 1;
-        u128 rb;
-        if (a2 >= 0 && (tn->zmask & b->bit[a2])) ok = fate_memo(tn, fm, a2, -1, 2, &ra, &rb);  /* A on a worker */
-        u128 dead = rest & tn->killb;
-        if (ok) bel_or(out, ra, (rest & ~dead) | (dead ? GBIT : 0));
-    }
-    while (spec) {  /* a battle with a worker, or between the escorts */
-        u128 one = spec & -spec;
-        spec ^= one;
-        int ra, b2 = bit_hex(b, one), z = b2 == tn->to[0] ? 0 : b2 == tn->to[1] && tn->nw == 2 ? 1 : -1;
-        u128 rb;
-        if (z < 0 ? fate(tn, a2, b2, &ra, &rb) : fate_memo(tn, fm, a2, b2, z, &ra, &rb)) bel_or(out, ra, rb);
+    u128 spec0 = SB & tn->zmask, rest0 = SB & ~spec0, dead0 = rest0 & tn->killb;
+    u128 row0 = (rest0 & ~dead0) | (dead0 ? GBIT : 0);  /* B's rows where its only battle is with a Lower token */
+    for (int i = 0; i < k; i++) {
+        int a2 = a2s[i];
+        u128 spec = spec0, rest = rest0, row = row0;
+        if (a2 >= 0 && tn->ca != tn->cb && (SB & b->bit[a2])) {  /* B on A's hex battles too */
+            spec |= b->bit[a2];
+            rest &= ~b->bit[a2];
+            u128 dead = rest & tn->killb;
+            row = (rest & ~dead) | (dead ? GBIT : 0);
+        }
+        if (rest) {  /* A's battle is its own, the same for all of them */
+            int ra = tn->fin >= 0 ? tn->fin_row : a2 < 0 || (tn->killa & b->bit[a2]) ? GONE : a2, ok = 1;
+            u128 rb;
+            if (a2 >= 0 && (tn->zmask & b->bit[a2])) ok = fate_memo(tn, fm, a2, -1, 2, &ra, &rb);  /* A on a worker */
+            if (ok) bel_or(out, ra, row);
+        }
+        while (spec) {  /* a battle with a worker, or between the escorts */
+            u128 one = spec & -spec;
+            spec ^= one;
+            int ra, b2 = bit_hex(b, one), z = b2 == tn->to[0] ? 0 : b2 == tn->to[1] && tn->nw == 2 ? 1 : -1;
+            u128 rb;
+            if (z < 0 ? fate(tn, a2, b2, &ra, &rb) : fate_memo(tn, fm, a2, b2, z, &ra, &rb)) bel_or(out, ra, rb);
+        }
     }
 }
 
-/* The hexes one of which must hold a pivot for a move from w to z: 0 for a slide. */
 static u128 pivots_needed(const Board *b, int w, int z) {
     u128 need = 0;
     for (int j = 0; j < b->nslide[w]; j++)
@@ -1172,7 +1181,8 @@ static void bel_step(const Turn *tn, const Bel *X, Bel *out) {
         int a = __builtin_ctzll(u);
         u128 S = P.row[a];
         if (a == GONE) {
-            emit(tn, out, -1, (step(S & ~GBIT, w0) & b->free_m) | (S & GBIT), &fm);
+            int none = -1;
+            emit(tn, out, &none, 1, (step(S & ~GBIT, w0) & b->free_m) | (S & GBIT), &fm);
             continue;
         }
         int ma[BKIDS], k;
@@ -1180,14 +1190,14 @@ static void bel_step(const Turn *tn, const Bel *X, Bel *out) {
         if (far) {  /* B not next to A: each moves on its own */
             u128 SB = (step(far & ~GBIT, w0) & b->free_m) | (far & GBIT);
             k = moves_from(b, a, w0, ma);
-            for (int i = 0; i < k; i++) emit(tn, out, ma[i], SB, &fm);
+            emit(tn, out, ma, k, SB, &fm);
         }
         while (adj) {  /* B next to A: each may swing around the other */
             u128 one = adj & -adj;
             adj ^= one;
             u128 SB = step(one, w0 | b->bit[a]) & b->free_m;
             k = moves_from(b, a, w0 | one, ma);
-            for (int i = 0; i < k; i++) emit(tn, out, ma[i], SB, &fm);
+            emit(tn, out, ma, k, SB, &fm);
         }
     }
 }
