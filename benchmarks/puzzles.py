@@ -17,14 +17,12 @@ of ``solve`` (the process's), the least of ``--repeat`` solves, so other work on
 wall-clock time; "lower bound" is the bound the iterative deepening proved, which meets the solution's length.
 ``solve`` runs the C core when it builds (``ROPASCI_NATIVE=0`` times the Python twin).
 
-Figures (``python benchmarks/puzzles.py --repeat 3``, C core, the idle 2-core VM: other jobs inflate even CPU
-seconds here, up to sevenfold at load 5, and the idle VM itself varies by 10-15% from hour to hour): under 1 s:
-230/230; slowest: duo-3x9-32 0.67 s, split-3x9-30 0.57 s, split-3x9-11 0.50 s, split-3x9-13 0.45 s, split-3x9-9
-0.43 s. The Python twin on the 70 positions of the library and the mixed/same groups: 59 of 70, the worst 11.3 s. The
-course groups with ``--course-count 160`` and the four files of ``benchmarks/puzzle-positions/``: 802 of 804, the
-worst far-3x9-73 1.12 s, split-3x9-143 1.01 s; with ``--course-count 480`` (no files, single runs) 2,385 of 2,400, the
-worst walls-3x9-358 9.62 s, walls-3x9-463 2.98 s, split-3x9-444 2.23 s, walls-3x9-178 2.19 s (``docs/puzzles.md``,
-"Where it is still slow"). ``ROPASCI_ESCORTS=0`` times the joint search alone.
+Figures (``python benchmarks/puzzles.py --repeat 3``, C core, session 23's idle 2-core VM, about twice as slow
+as session 22's; other jobs inflate even CPU seconds here, up to sevenfold at load 5): under 1 s: 230/230; slowest:
+split-3x9-11 0.42 s, split-3x9-30 0.39 s, split-3x9-9 0.35 s, duo-3x9-3 0.32 s, split-3x9-13 0.32 s. The course
+groups with ``--course-count 480`` and the four files of ``benchmarks/puzzle-positions/`` (single runs): 2,397 of
+2,404, the worst duo-3x9-320 3.13 s, duo-3x9-295 2.21 s, duo-3x9-328 1.14 s (session 22's faster VM: 2,402;
+``docs/puzzles.md``, "Where it is still slow"). ``ROPASCI_ESCORTS=0`` times the joint search alone.
 """
 from __future__ import annotations
 
