@@ -1142,6 +1142,7 @@ static void emit(const Turn *tn, Bel *out, const int *a2s, int k, u128 SB, FateM
     }
 }
 
+/* The hexes one of which must hold a pivot for a move from w to z: 0 for a slide. */
 static u128 pivots_needed(const Board *b, int w, int z) {
     u128 need = 0;
     for (int j = 0; j < b->nslide[w]; j++)
