@@ -1168,19 +1168,26 @@ static void bel_pivots(const Turn *tn, const Bel *X, Bel *out) {
     }
 }
 
-/* The placements after the workers' turn, from X. */
-static void bel_step(const Turn *tn, const Bel *X, Bel *out) {
+/* The hexes of the grid bits m, into out; how many. (A token's moves as a set: step(its bit, pivots) & free_m.) */
+static int mask_hexes(const Board *b, u128 m, int *out) {
+    int n = 0;
+    for (int half = 0; half < 2; half++)
+        for (uint64_t h = (uint64_t)(m >> (64 * half)); h; h &= h - 1)
+            out[n++] = b->hex_of[__builtin_ctzll(h) + 64 * half];
+    return n;
+}
+
+/* The placements after the workers' turn, from the placements P that give the workers their pivots. */
+static void bel_move(const Turn *tn, const Bel *P0, Bel *out) {
     const Board *b = tn->se->b;
-    Bel P;
     FateMemo fm;
     memset(fm.done, 0, sizeof fm.done);
-    bel_pivots(tn, X, &P);
     out->used = 0;
     u128 w0 = 0;
     for (int i = 0; i < tn->nw; i++) w0 |= b->bit[tn->from[i]];
-    for (uint64_t u = P.used; u; u &= u - 1) {
+    for (uint64_t u = P0->used; u; u &= u - 1) {
         int a = __builtin_ctzll(u);
-        u128 S = P.row[a];
+        u128 S = P0->row[a];
         if (a == GONE) {
             int none = -1;
             emit(tn, out, &none, 1, (step(S & ~GBIT, w0) & b->free_m) | (S & GBIT), &fm);
@@ -1190,17 +1197,71 @@ static void bel_step(const Turn *tn, const Bel *X, Bel *out) {
         u128 nb = step(b->bit[a], 0) & b->free_m, adj = S & nb, far = S & ~nb;
         if (far) {  /* B not next to A: each moves on its own */
             u128 SB = (step(far & ~GBIT, w0) & b->free_m) | (far & GBIT);
-            k = moves_from(b, a, w0, ma);
+            k = mask_hexes(b, step(b->bit[a], w0) & b->free_m, ma);
             emit(tn, out, ma, k, SB, &fm);
         }
         while (adj) {  /* B next to A: each may swing around the other */
             u128 one = adj & -adj;
             adj ^= one;
             u128 SB = step(one, w0 | b->bit[a]) & b->free_m;
-            k = moves_from(b, a, w0 | one, ma);
+            k = mask_hexes(b, step(b->bit[a], w0 | one) & b->free_m, ma);
             emit(tn, out, ma, k, SB, &fm);
         }
     }
+}
+
+/* A lone worker whose escorts are of one class, the one it beats, that no Lower token beats (the oracle's smaller
+ * puzzles): its escorts then move the same whatever its move (around its hex), and only those that land where it
+ * lands fall. So bdfs moves each set of placements on once per position (Shared), not once per child: all of them
+ * for its slides, those with an escort on y for its swings around y; a child's set is those moved on, less the
+ * escorts that land on its hex (bel_land). */
+static int bel_shared(const Turn *tn) {
+    return tn->nw == 1 && tn->fin < 0 && tn->ca == tn->cb && tn->ca == (tn->cls[0] + 2) % 3 && !tn->killa
+           && !tn->killb;
+}
+
+typedef struct {
+    int n, hex[7];     /* hex[i]: a pivot's hex, or -1 for the slides' (every placement) */
+    Bel moved[7];
+} Shared;
+
+static const Bel *shared_moved(Shared *sh, const Turn *tn, const Bel *X, int y) {
+    for (int i = 0; i < sh->n; i++)
+        if (sh->hex[i] == y) return &sh->moved[i];
+    Turn t0 = *tn;
+    t0.zmask = 0;  /* no battle where the worker lands: bel_land's */
+    Bel P, *out = &sh->moved[sh->n];
+    sh->hex[sh->n++] = y;
+    if (y < 0) {
+        bel_move(&t0, X, out);
+        return out;
+    }
+    u128 need = tn->se->b->bit[y];
+    bel_copy(&P, X);
+    for (uint64_t u = P.used; u; u &= u - 1) {
+        int a = __builtin_ctzll(u);
+        if (a != y) bel_and(&P, a, need);
+    }
+    bel_move(&t0, &P, out);
+    return out;
+}
+
+/* Adds to out the placements U with the escorts that land on z fallen. */
+static void bel_land(const Board *b, const Bel *U, int z, Bel *out) {
+    u128 bz = b->bit[z];
+    for (uint64_t u = U->used; u; u &= u - 1) {
+        int a = __builtin_ctzll(u);
+        u128 v = U->row[a];
+        if (v & bz) v = (v & ~bz) | GBIT;
+        bel_or(out, a == z ? GONE : a, v);
+    }
+}
+
+/* The placements after the workers' turn, from X. */
+static void bel_step(const Turn *tn, const Bel *X, Bel *out) {
+    Bel P;
+    bel_pivots(tn, X, &P);
+    bel_move(tn, &P, out);
 }
 
 static int bel_empty(const Bel *X) {
@@ -1572,6 +1633,8 @@ static int bdfs(Search *se, const unsigned char *wk, int nw, int lower, const Be
         return NO_MEMORY;
     }
     int result = 0;
+    Shared sh;  /* the placements moved on once for all children (bel_shared) */
+    sh.n = 0;
     for (int p = 0; p < nlist[0] && nlist[nw - 1]; p++)
         for (int q = 0; q < (nw == 2 ? nlist[1] : 1); q++) {
             int to[2] = {lists[0][p], nw == 2 ? lists[1][q] : 0}, nn, nl;
@@ -1595,7 +1658,15 @@ static int bdfs(Search *se, const unsigned char *wk, int nw, int lower, const Be
             }
             if (worst >= budget) continue;
             Bel *Y = &se->bkids[base + (size_t)nk];
-            bel_step(&tn, X, Y);
+            if (bel_shared(&tn)) {
+                u128 need = pivots_needed(b, tn.from[0], to[0]);
+                Y->used = 0;
+                if (!need) bel_land(b, shared_moved(&sh, &tn, X, -1), to[0], Y);
+                for (; need; need &= need - 1)
+                    bel_land(b, shared_moved(&sh, &tn, X, bit_hex(b, need & -need)), to[0], Y);
+            } else {
+                bel_step(&tn, X, Y);
+            }
             if (bel_empty(Y)) continue;
             u128 ya, yb, all = 0;
             bel_hexes(b, Y, &ya, &yb);
