@@ -180,6 +180,7 @@ typedef struct {
     int *tour[3];            /* tour[c][x << nt[c] | s] */
     u128 *reach[3];          /* reach[c][s * TREACH + d]: the hexes x with tour[c][x << nt[c] | s] <= d */
     int local[3][NSET];      /* the class's remaining targets, bits over its targets, per set of groups left */
+    u128 kill[3][NSET];      /* where a Lower token beats the class, per set of groups left */
 } Board;
 
 static void bfs(const Board *b, int swing, const unsigned char *land, int target, int *dist) {
@@ -305,6 +306,10 @@ static int board_init(Board *b, const int *in) {
                 if (v < TREACH) rs[v] |= b->bit[x];
             }
             for (int d = 1; d < TREACH; d++) rs[d] |= rs[d - 1];
+        }
+        for (int v = 1; v < (1 << b->ng); v++) {
+            int g = __builtin_ctz(v), beats = DEAD[1 << c | 1 << b->gsym[g]] >> c & 1;
+            b->kill[c][v] = b->kill[c][v & (v - 1)] | (beats ? b->bit[b->ghex[g]] : 0);
         }
     }
     return 1;
@@ -1033,11 +1038,7 @@ static int moves_from(const Board *b, int a, u128 piv, int *out) {  /* Board.mov
 }
 
 static u128 kill_mask(const Board *b, int c, int lower) {  /* where a Lower token beats class c */
-    u128 m = 0;
-    if (c >= 0)
-        for (int g = 0; g < b->ng; g++)
-            if ((lower >> g & 1) && (DEAD[1 << c | 1 << b->gsym[g]] >> c & 1)) m |= b->bit[b->ghex[g]];
-    return m;
+    return c < 0 ? 0 : b->kill[c][lower];
 }
 
 static inline int bit_hex(const Board *b, u128 one) {  /* the hex of a single grid bit, -1 for GBIT */
@@ -1097,6 +1098,7 @@ typedef struct {
 } FateMemo;
 
 static int fate_memo(const Turn *tn, FateMemo *fm, int a2, int b2, int z, int *ra, u128 *rb) {
+    if (!fm) return fate(tn, a2, b2, ra, rb);  /* one row: nothing comes back */
     int ia = a2 < 0 ? GONE : a2;
     if (!fm->done[ia][z]) {
         int r;
@@ -1180,8 +1182,11 @@ static int mask_hexes(const Board *b, u128 m, int *out) {
 /* The placements after the workers' turn, from the placements P that give the workers their pivots. */
 static void bel_move(const Turn *tn, const Bel *P0, Bel *out) {
     const Board *b = tn->se->b;
-    FateMemo fm;
-    memset(fm.done, 0, sizeof fm.done);
+    FateMemo memo, *fm = NULL;
+    if (P0->used & (P0->used - 1)) {
+        memset(memo.done, 0, sizeof memo.done);
+        fm = &memo;
+    }
     out->used = 0;
     u128 w0 = 0;
     for (int i = 0; i < tn->nw; i++) w0 |= b->bit[tn->from[i]];
@@ -1190,7 +1195,7 @@ static void bel_move(const Turn *tn, const Bel *P0, Bel *out) {
         u128 S = P0->row[a];
         if (a == GONE) {
             int none = -1;
-            emit(tn, out, &none, 1, (step(S & ~GBIT, w0) & b->free_m) | (S & GBIT), &fm);
+            emit(tn, out, &none, 1, (step(S & ~GBIT, w0) & b->free_m) | (S & GBIT), fm);
             continue;
         }
         int ma[BKIDS], k;
@@ -1198,14 +1203,14 @@ static void bel_move(const Turn *tn, const Bel *P0, Bel *out) {
         if (far) {  /* B not next to A: each moves on its own */
             u128 SB = (step(far & ~GBIT, w0) & b->free_m) | (far & GBIT);
             k = mask_hexes(b, step(b->bit[a], w0) & b->free_m, ma);
-            emit(tn, out, ma, k, SB, &fm);
+            emit(tn, out, ma, k, SB, fm);
         }
         while (adj) {  /* B next to A: each may swing around the other */
             u128 one = adj & -adj;
             adj ^= one;
             u128 SB = step(one, w0 | b->bit[a]) & b->free_m;
             k = mask_hexes(b, step(b->bit[a], w0 | one) & b->free_m, ma);
-            emit(tn, out, ma, k, SB, &fm);
+            emit(tn, out, ma, k, SB, fm);
         }
     }
 }
