@@ -1426,6 +1426,44 @@ static int bkid_cmp(const void *pa, const void *pb) {  /* seq breaks every tie: 
     return x->seq > y->seq ? -1 : x->seq < y->seq;
 }
 
+static int bkid_cmp_effort(const void *pa, const void *pb) {  /* the effort first, then as bkid_cmp */
+    const BKid *x = pa, *y = pb;
+    if (x->effort != y->effort) return x->effort > y->effort ? -1 : 1;
+    if (x->est != y->est) return x->est < y->est ? -1 : 1;
+    if (x->sum != y->sum) return x->sum < y->sum ? -1 : 1;
+    return x->seq > y->seq ? -1 : x->seq < y->seq;
+}
+
+/* The children of the search's first position (kids, in bkid_cmp's order) reordered: alternately the first not yet
+ * taken in that order and in bkid_cmp_effort's (escorts.interleaved). 0 when out of memory. */
+static int bkid_interleave(BKid *kids, int nk) {
+    BKid *by = malloc(sizeof(BKid) * 2 * (size_t)nk), *out = by + nk;
+    unsigned char *taken = calloc((size_t)nk, 1);
+    if (!by || !taken) {
+        free(by);
+        free(taken);
+        return 0;
+    }
+    memcpy(by, kids, sizeof(BKid) * (size_t)nk);
+    qsort(by, (size_t)nk, sizeof(BKid), bkid_cmp_effort);
+    for (int n = 0, a = 0, e = 0; n < nk; n++) {
+        const BKid *k;
+        if (n & 1) {
+            while (taken[by[e].seq]) e++;
+            k = &by[e];
+        } else {
+            while (taken[kids[a].seq]) a++;
+            k = &kids[a];
+        }
+        taken[k->seq] = 1;
+        out[n] = *k;
+    }
+    memcpy(kids, out, sizeof(BKid) * (size_t)nk);
+    free(by);
+    free(taken);
+    return 1;
+}
+
 /* --- the oracle (oracle.py) ---
  * A worker alone in its class could remove its targets within `turns` in the smaller puzzle: the same blocks, its
  * targets left, the other Upper tokens turned into tokens of the class it beats. A plan of the whole puzzle is one
@@ -1695,8 +1733,13 @@ static int bdfs(Search *se, const unsigned char *wk, int nw, int lower, const Be
         }
     se->nbkids = base + (size_t)nk;
     /* By bound, the effort of the child's last refutation (most first, as in the joint search), the sum of the
-     * workers' tours, then the later in the workers' move lists first (swings before slides). */
+     * workers' tours, then the later in the workers' move lists first (swings before slides). At the first position,
+     * alternately in that order and by effort first (escorts.interleaved says why). */
     qsort(kids, (size_t)nk, sizeof(BKid), bkid_cmp);
+    if (depth == se->bdepth0 && nk > 1 && !bkid_interleave(kids, nk)) {
+        result = NO_MEMORY;
+        goto out;
+    }
     u128 *cocc = se->occ + (size_t)(depth + 1) * MAXK * S;
     for (int i = 0; i < nk; i++) {
         const BKid *k = &kids[i];
