@@ -17,12 +17,13 @@ of ``solve`` (the process's), the least of ``--repeat`` solves, so other work on
 wall-clock time; "lower bound" is the bound the iterative deepening proved, which meets the solution's length.
 ``solve`` runs the C core when it builds (``ROPASCI_NATIVE=0`` times the Python twin).
 
-Figures (``python benchmarks/puzzles.py --repeat 3``, C core, session 23's idle 2-core VM, about twice as slow
-as session 22's; other jobs inflate even CPU seconds here, up to sevenfold at load 5): under 1 s: 230/230; slowest:
-split-3x9-11 0.42 s, split-3x9-30 0.39 s, split-3x9-9 0.35 s, duo-3x9-3 0.32 s, split-3x9-13 0.32 s. The course
-groups with ``--course-count 480`` and the four files of ``benchmarks/puzzle-positions/`` (single runs): 2,397 of
-2,404, the worst duo-3x9-320 3.13 s, duo-3x9-295 2.21 s, duo-3x9-328 1.14 s (session 22's faster VM: 2,402;
-``docs/puzzles.md``, "Where it is still slow"). ``ROPASCI_ESCORTS=0`` times the joint search alone.
+Figures (``python benchmarks/puzzles.py --repeat 3``, C core, session 24's idle 2-core VM, about 2.4 times as fast
+as session 23's; other jobs inflate even CPU seconds here, up to sevenfold at load 5): under 1 s: 230/230; slowest:
+split-3x9-11 0.23 s, split-3x9-30 0.21 s, split-3x9-9 0.21 s, duo-3x9-3 0.19 s, split-3x9-13 0.17 s. The course
+groups with ``--course-count 480`` and the four files of ``benchmarks/puzzle-positions/`` (single runs): 2,404 of
+2,404, the worst duo-3x9-295 0.80 s, duo-3x9-320 0.62 s, walls-3x9-78 0.57 s; with ``--course-count 1500`` (7,500
+positions) 7,495, the worst walls-3x9-1301 2.20 s, walls-3x9-634 2.11 s, duo-3x9-1373 2.00 s (``docs/puzzles.md``,
+"Where it is still slow"). ``ROPASCI_ESCORTS=0`` times the joint search alone.
 """
 from __future__ import annotations
 
