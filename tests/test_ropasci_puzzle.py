@@ -442,6 +442,17 @@ FOUR_PAPERS = {"upper": [["p", 0, -3], ["p", -2, 4], ["p", -3, 0], ["p", -4, 4]]
                "lower": [["r", -1, 0], ["r", -1, -2], ["r", -2, -1], ["r", -2, 0]]}
 
 
+def test_the_workers_search_takes_its_first_positions_children_from_two_orders_in_turn():
+    """escorts.interleaved (and solver.c's bkid_interleave, which the twins' tests hold to it): the first child not
+    yet taken by bound, then by effort (most first), and so on; each child once."""
+    from games.ropasci_puzzle.escorts import interleaved
+    # children as the workers' search keys them: (bound, -effort, sum of tours, -seq)
+    a, b, c, d = (9, -5, 16, 0), (9, -1, 16, -1), (10, -9, 17, -3), (10, -7, 16, -2)
+    assert sorted([d, c, b, a]) == [a, b, c, d]  # by bound: a, b, c, d; by effort: c, d, a, b
+    assert interleaved([a, b, c, d]) == [a, c, b, d]
+    assert interleaved([a]) == [a] and interleaved([]) == []
+
+
 def test_four_upper_tokens_are_solved_optimally_and_legally():
     turns = solve(FOUR_TOKENS)
     assert len(turns) == 4
