@@ -352,7 +352,7 @@ def test_without_the_c_core_the_python_twin_solves(monkeypatch):
     assert native_core() is None
     entry = next(e for e in library() if e["name"] == "escort")
     stats: dict = {}
-    assert len(solve(entry["position"], stats=stats)) == 10 and stats["nodes"] == 177  # 264 by joint moves
+    assert len(solve(entry["position"], stats=stats)) == 10 and stats["nodes"] == 110  # 264 by joint moves
 
 
 @needs_c

@@ -46,8 +46,8 @@ class CarrySearch:
         self.free = search.board.relaxation.free
         # (tracked, their Lower tokens left, turns, W's class, W's targets left) -> W's hexes refuted there
         self.known: dict = {}
-        # (tracked, their Lower tokens left, W's class) -> positions searched to refute it last time (at most
-        # EFFORT_MAX): children are tried the hardest to refute first, as in the joint search.
+        # (tracked, their Lower tokens left, W's class) -> the most positions a refutation of it searched (at most
+        # EFFORT_MAX): children are tried the hardest to refute first, as in the joint search (Escorts.effort).
         self.effort: dict = {}
         self.cw = -1  # W's class
         self.wgroups = 0  # the Lower groups that are W's targets
@@ -255,7 +255,8 @@ class CarrySearch:
                 return True
             self.refute(ntk, nlt, budget - 1, Y)
         self.refute(tk, lt, budget, X)
-        self.effort[(tk, lt, self.cw)] = min(s_.nodes - first + 1, EFFORT_MAX)
+        key = (tk, lt, self.cw)
+        self.effort[key] = min(max(s_.nodes - first + 1, self.effort.get(key, 0)), EFFORT_MAX)
         return False
 
     def asked(self, tk: tuple, lt: int, X: dict, budget: int, eager: bool) -> bool:

@@ -113,8 +113,10 @@ class EscortSearch:
         self.board = search.board
         self.free = search.board.relaxation.free
         self.known: dict = {}  # bel key -> the placements refuted
-        # (workers, Lower left, escort classes) -> positions searched to refute it last time (at most EFFORT_MAX):
-        # children are tried the hardest to refute first, as in the joint search.
+        # (workers, Lower left, escort classes) -> the most positions a refutation of it searched (at most
+        # EFFORT_MAX): children are tried the hardest to refute first, as in the joint search. The most, not the
+        # last: a refutation that finds its children refuted in the table already is quick, and that says nothing of
+        # how near a plan the position is (the 2,404 tail positions: 0.92 of the positions searched).
         self.effort: dict = {}
         self.ca = self.cb = -1  # escort A's and B's classes (-1: no escort A)
         self.bturn: dict = {}  # depth -> the workers' hexes after that turn
@@ -392,7 +394,8 @@ class EscortSearch:
                     self.refute(nwk, nl, budget - 1, Y)
                 self.ca = ca
             self.refute(wk, lower, budget, X)
-            self.effort[(wk, lower, ca, self.cb)] = min(s.nodes - first + 1, EFFORT_MAX)
+            key = (wk, lower, ca, self.cb)
+            self.effort[key] = min(max(s.nodes - first + 1, self.effort.get(key, 0)), EFFORT_MAX)
             return False
         finally:
             self.ca = ca

@@ -811,7 +811,7 @@ typedef struct Search {
     int *path;       /* per turn: n, ups[MAXK], dests[MAXK] */
     /* the escorts' search (see bdfs) */
     Known bknown;    /* (worker, Lower left, turns, escort classes) -> 1 + index into bels: placements refuted */
-    Known beffort;   /* (workers, Lower left, escort classes) -> the positions searched when last refuted */
+    Known beffort;   /* (workers, Lower left, escort classes) -> the most positions a refutation of it searched */
     Bel *bels, *bkids, *bsets;  /* refuted placements; the children's placements (a stack); bel_record's */
     size_t nbels, capbels, nbkids, capbkids;
     int escorts;     /* search workers with escorts as such (else by joint moves only: ROPASCI_ESCORTS=0) */
@@ -820,7 +820,7 @@ typedef struct Search {
     /* the search with one worker carried (see cdfs) */
     Known cknown;    /* (tracked, their Lower left, turns, W's class, W's targets left) -> 1 + index into cbels */
     u128 *cbels;     /* W's hexes refuted there */
-    Known ceffort;   /* (tracked, their Lower left, W's class) -> the positions searched when last refuted */
+    Known ceffort;   /* (tracked, their Lower left, W's class) -> the most positions a refutation searched */
     size_t ncbels, capcbels;
     int carry;       /* search three workers with one carried as a set (ROPASCI_CARRY=1) */
     int cw, wgroups; /* W's class and its targets' groups */
@@ -1771,9 +1771,10 @@ static int bdfs(Search *se, const unsigned char *wk, int nw, int lower, const Be
     }
     if (!bel_refute(se, wk, nw, lower, budget, X)) result = NO_MEMORY;
     {
-        long long e = se->nodes - first + 1;
-        if (!put(&se->beffort, beffort_key(se, wk, nw, lower, ca), e < EFFORT_MAX ? (int)e : EFFORT_MAX))
-            result = NO_MEMORY;
+        u128 key = beffort_key(se, wk, nw, lower, ca);
+        long long e = se->nodes - first + 1, most = get(&se->beffort, key);  /* see Escorts.effort */
+        if (most > e) e = most;
+        if (!put(&se->beffort, key, e < EFFORT_MAX ? (int)e : EFFORT_MAX)) result = NO_MEMORY;
     }
 out:
     se->ca = ca;
@@ -2320,8 +2321,10 @@ static int cdfs(Search *se, const unsigned char *tk, int n, int lt, const CBel *
     }
     if (!c_refute(se, tk, n, lt, budget, &X)) result = NO_MEMORY;
     else {
-        long long e = se->nodes - first + 1;
-        if (!put(&se->ceffort, c_key(se, tk, n, lt, 0, 0), e < EFFORT_MAX ? (int)e : EFFORT_MAX)) result = NO_MEMORY;
+        u128 key = c_key(se, tk, n, lt, 0, 0);
+        long long e = se->nodes - first + 1, most = get(&se->ceffort, key);  /* see Escorts.effort */
+        if (most > e) e = most;
+        if (!put(&se->ceffort, key, e < EFFORT_MAX ? (int)e : EFFORT_MAX)) result = NO_MEMORY;
     }
 out:
     free(kids);
