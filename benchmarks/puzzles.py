@@ -19,10 +19,10 @@ wall-clock time; "lower bound" is the bound the iterative deepening proved, whic
 
 Figures (``python benchmarks/puzzles.py --repeat 3``, C core, session 24's idle 2-core VM, about 2.4 times as fast
 as session 23's; other jobs inflate even CPU seconds here, up to sevenfold at load 5): under 1 s: 230/230; slowest:
-split-3x9-11 0.23 s, split-3x9-30 0.21 s, split-3x9-9 0.21 s, duo-3x9-3 0.19 s, split-3x9-13 0.17 s. The course
+split-3x9-21 0.25 s, split-3x9-30 0.20 s, split-3x9-11 0.19 s, split-3x9-13 0.17 s, split-3x9-9 0.16 s. The course
 groups with ``--course-count 480`` and the four files of ``benchmarks/puzzle-positions/`` (single runs): 2,404 of
-2,404, the worst duo-3x9-295 0.80 s, duo-3x9-320 0.62 s, walls-3x9-78 0.57 s; with ``--course-count 1500`` (7,500
-positions) 7,495, the worst walls-3x9-1301 2.20 s, walls-3x9-634 2.11 s, duo-3x9-1373 2.00 s (``docs/puzzles.md``,
+2,404, the worst duo-3x9-420 0.71 s, duo-3x9-295 0.58 s, walls-3x9-78 0.49 s; with ``--course-count 1500`` (7,500
+positions) 7,495, the worst walls-3x9-1301 2.21 s, walls-3x9-634 2.04 s, duo-3x9-1303 1.71 s (``docs/puzzles.md``,
 "Where it is still slow"). ``ROPASCI_ESCORTS=0`` times the joint search alone.
 """
 from __future__ import annotations

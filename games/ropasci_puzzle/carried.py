@@ -47,7 +47,7 @@ class CarrySearch:
         # (tracked, their Lower tokens left, turns, W's class, W's targets left) -> W's hexes refuted there
         self.known: dict = {}
         # (tracked, their Lower tokens left, W's class) -> the most positions a refutation of it searched (at most
-        # EFFORT_MAX): children are tried the hardest to refute first, as in the joint search (Escorts.effort).
+        # EFFORT_MAX): children are tried the hardest to refute first, as in the joint search (EscortSearch.effort).
         self.effort: dict = {}
         self.cw = -1  # W's class
         self.wgroups = 0  # the Lower groups that are W's targets

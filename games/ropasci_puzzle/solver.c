@@ -1772,7 +1772,7 @@ static int bdfs(Search *se, const unsigned char *wk, int nw, int lower, const Be
     if (!bel_refute(se, wk, nw, lower, budget, X)) result = NO_MEMORY;
     {
         u128 key = beffort_key(se, wk, nw, lower, ca);
-        long long e = se->nodes - first + 1, most = get(&se->beffort, key);  /* see Escorts.effort */
+        long long e = se->nodes - first + 1, most = get(&se->beffort, key);  /* see EscortSearch.effort */
         if (most > e) e = most;
         if (!put(&se->beffort, key, e < EFFORT_MAX ? (int)e : EFFORT_MAX)) result = NO_MEMORY;
     }
@@ -2322,7 +2322,7 @@ static int cdfs(Search *se, const unsigned char *tk, int n, int lt, const CBel *
     if (!c_refute(se, tk, n, lt, budget, &X)) result = NO_MEMORY;
     else {
         u128 key = c_key(se, tk, n, lt, 0, 0);
-        long long e = se->nodes - first + 1, most = get(&se->ceffort, key);  /* see Escorts.effort */
+        long long e = se->nodes - first + 1, most = get(&se->ceffort, key);  /* see EscortSearch.effort */
         if (most > e) e = most;
         if (!put(&se->ceffort, key, e < EFFORT_MAX ? (int)e : EFFORT_MAX)) result = NO_MEMORY;
     }
