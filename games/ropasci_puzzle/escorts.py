@@ -69,9 +69,9 @@ def interleaved(kids: list) -> list:
     """The first position's children (sorted by bound, then effort), taken alternately: the first not yet taken in
     that order, then in the order by effort (most first), then by bound. Once the turn count below is refuted, the
     plan most often lies below a child whose refutation there took the most positions (its effort), but the bound
-    says so often too, and each order is far the better on some positions (``duo-3x9-320``: 113,209 positions by
-    bound, 57,157 so): a child of the first position holds most of the search, so the two orders are run side by
-    side there, and where both are poor no more is lost than the better one's way to the plan, twice."""
+    says so often too, and each order is far the better on some positions (``duo-3x9-320``, when it was made: 113,209
+    positions by bound, 57,157 so): a child of the first position holds most of the search, so the two orders are run
+    side by side there, and where both are poor no more is lost than the better one's way to the plan, twice."""
     by_effort = sorted(kids, key=lambda k: (k[1], k[0], k[2], k[3]))
     out, taken, a, e = [], set(), 0, 0
     while len(out) < len(kids):
@@ -116,7 +116,8 @@ class EscortSearch:
         # (workers, Lower left, escort classes) -> the most positions a refutation of it searched (at most
         # EFFORT_MAX): children are tried the hardest to refute first, as in the joint search. The most, not the
         # last: a refutation that finds its children refuted in the table already is quick, and that says nothing of
-        # how near a plan the position is (the 2,404 tail positions: 0.92 of the positions searched).
+        # how near a plan the position is (the 2,404 tail positions, with CarrySearch.effort kept so too: 0.89 of the
+        # positions searched).
         self.effort: dict = {}
         self.ca = self.cb = -1  # escort A's and B's classes (-1: no escort A)
         self.bturn: dict = {}  # depth -> the workers' hexes after that turn
@@ -374,7 +375,7 @@ class EscortSearch:
                     continue
                 effort = self.effort.get((nwk, nl, wk[tn.fin] >> 6 if tn.fin >= 0 else self.ca, self.cb), 0)
                 kids.append((est, -effort, sum(tours), -len(kids), nl, tn.fin, to, nwk, Y))
-        # By bound, the effort of the child's last refutation (most first, as in the joint search), the sum of the
+        # By bound, the effort of the child's refutations (most first, as in the joint search), the sum of the
         # workers' tours, then the later in the workers' move lists first (solver.c); at the first position,
         # alternately in that order and by effort first (interleaved).
         kids.sort(key=lambda k: k[:4])

@@ -1732,7 +1732,7 @@ static int bdfs(Search *se, const unsigned char *wk, int nw, int lower, const Be
             nk++;
         }
     se->nbkids = base + (size_t)nk;
-    /* By bound, the effort of the child's last refutation (most first, as in the joint search), the sum of the
+    /* By bound, the effort of the child's refutations (most first, as in the joint search), the sum of the
      * workers' tours, then the later in the workers' move lists first (swings before slides). At the first position,
      * alternately in that order and by effort first (escorts.interleaved says why). */
     qsort(kids, (size_t)nk, sizeof(BKid), bkid_cmp);
