@@ -3,6 +3,7 @@ heading names the game, the board, whose turn with the clock and the move contro
 screen, every target on the board is big enough to tap, a click makes a move, and a rematch swaps the
 seats; a game of bots is shown a move a second. No sleeps: Playwright's ``expect`` waits."""
 import re
+import warnings
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -194,6 +195,14 @@ def test_a_rematch_with_a_person_waits_for_them_to_accept(people, server):
     expect(host.locator("#controls-title")).to_contain_text("Your move")
     guest.once("dialog", lambda dialog: dialog.accept())
     guest.get_by_role("button", name="Resign").click()
+    # The resignation is only this test's set-up (the dialog has its own tests above). Rarely, under load, the form
+    # still posts as a plain form (sessions 15, 19 and 24, not reproduced since) and the no-JavaScript page asks
+    # instead: answered there, as a person would.
+    finished, asked = guest.locator("#game-head[data-status=finished]"), guest.get_by_role("button", name="Yes, resign")
+    expect(finished.or_(asked)).to_be_visible()
+    if asked.is_visible():
+        warnings.warn("Resign posted as a plain form: the no-JavaScript page asked")
+        asked.click()
     expect(guest.locator("#game-head")).to_have_attribute("data-status", "finished")
     old = host.url
     host.locator("[data-role=rematch]").get_by_role("button", name="Rematch").click()
