@@ -185,6 +185,23 @@ def test_a_click_on_a_form_htmx_has_not_taken_over_yet_still_asks_in_the_dialog(
     expect(page.locator("#resign-title")).to_have_count(0)
 
 
+def test_a_live_form_that_posts_itself_carries_the_pages_csrf_token(people, server):
+    """Live fragments carry no CSRF input (htmx sends the page's token as a header). Should one post as a plain
+    form all the same, Resign must reach its no-JavaScript page, not Django's CSRF refusal."""
+    page = people(**PHONE)
+    start(page, server, "tic_tac_toe")
+    page.evaluate("""() => {
+        const f = document.querySelector('form.resign-form').cloneNode(true);
+        f.querySelectorAll('[name=csrfmiddlewaretoken]').forEach((n) => n.remove());  // as the socket renders it
+        ['hx-post', 'hx-confirm', 'hx-vals', 'hx-swap'].forEach((a) => f.removeAttribute(a));  // not taken over
+        document.querySelector('form.resign-form').replaceWith(f);
+    }""")
+    page.get_by_role("button", name="Resign").click()
+    expect(page.locator("#resign-title")).to_have_text("Resign this game?")
+    page.get_by_role("button", name="Yes, resign").click()
+    expect(page.locator("#game-head")).to_have_attribute("data-status", "finished")
+
+
 def test_a_rematch_with_a_person_waits_for_them_to_accept(people, server):
     host = people(**DESKTOP)
     start(host, server, "tic_tac_toe", others="invite")

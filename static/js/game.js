@@ -732,6 +732,18 @@
     var form = button && button.form;
     if (form && window.htmx && form.matches("[hx-post], [hx-get]")) window.htmx.process(form);
   }, true);
+  // Live fragments come without CSRF inputs (one rendering for every viewer; htmx sends the page's token as a
+  // header). Should such a form still post itself, it takes the page's token along, or Django would refuse it.
+  document.addEventListener("submit", function (evt) {
+    var form = evt.target;
+    if (!(form instanceof HTMLFormElement) || form.method !== "post" || form.elements.csrfmiddlewaretoken) return;
+    var token;
+    try { token = JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"]; } catch (e) { return; }
+    if (!token) return;
+    var input = document.createElement("input");
+    input.type = "hidden"; input.name = "csrfmiddlewaretoken"; input.value = token;
+    form.appendChild(input);
+  }, true);
 
   // A submitted form is done with the current choice.
   document.body.addEventListener("htmx:beforeRequest", function (evt) {
