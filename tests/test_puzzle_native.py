@@ -281,6 +281,46 @@ def test_the_c_core_asks_the_oracle_exactly_as_the_python_twin(monkeypatch):
     assert refuted > 0
 
 
+@needs_c
+def test_the_twins_stop_asking_alike_where_the_oracle_refutes_little(monkeypatch):
+    """The carried search stops asking once the oracle has refuted fewer positions than ``C_YIELD`` per 100 questions
+    after ``C_YIELD_AFTER`` of them: with a low threshold it asks fewer questions on some position, and C and Python
+    still agree on everything, the questions included."""
+    monkeypatch.setattr(oracle, "WAKE", 0)
+    rng = random.Random("oracle-yield")
+    fewer = 0
+    for _ in range(8):
+        position = three_workers(rng)
+        monkeypatch.setattr(oracle, "C_YIELD_AFTER", 0)
+        (_, eager), _ = both(position, monkeypatch, max_turns=8)
+        monkeypatch.setattr(oracle, "C_YIELD_AFTER", 2)
+        monkeypatch.setattr(oracle, "C_YIELD", 100)
+        (c_turns, c_stats), (py_turns, py_stats) = both(position, monkeypatch, max_turns=8)
+        assert {k: c_stats[k] for k in COMPARED} == {k: py_stats[k] for k in COMPARED}
+        assert (c_turns is None) == (py_turns is None)
+        fewer += c_stats["oracle"][0] < eager["oracle"][0]
+    assert fewer > 0
+
+
+SPLIT = {"upper": [["s", 1, 2], ["p", -2, 3], ["r", 0, 4]],
+         "lower": [["p", -4, 2], ["p", 0, 3], ["p", -2, 2], ["p", -3, 1], ["p", -4, 4], ["r", 4, -2], ["r", 2, -4],
+                   ["r", 1, -1], ["s", 1, -4]],
+         "block": [["", 1, -2], ["", 3, -2], ["", 2, -1]]}  # benchmarks/puzzles.py's split-3x9-4078
+
+
+@needs_c
+def test_the_carried_worker_never_has_more_than_three_targets(monkeypatch):
+    """The carried search keeps W as a row per subset of its targets, eight in C. Here the scissors (five targets)
+    is the one worker the oracle need not ask about with ``C_SLACK`` 3; carried, it overran the C core's rows and
+    the C core found a plan it could not write out. W is now one with at most three targets first: the twins agree
+    and the plan of 10 replays."""
+    monkeypatch.setattr(oracle, "C_SLACK", 3)
+    (c_turns, c_stats), (py_turns, py_stats) = both(SPLIT, monkeypatch)
+    assert {k: c_stats[k] for k in COMPARED} == {k: py_stats[k] for k in COMPARED}
+    assert_solved(SPLIT, c_turns, 10)
+    assert_solved(SPLIT, py_turns, 10)
+
+
 ORDERED = {"upper": [["p", -4, 1], ["s", 2, 0], ["r", -2, -1]],
            "lower": [["p", -4, 0], ["r", 1, 1], ["r", 3, -4], ["r", 2, -1], ["s", 0, 0], ["p", -1, -2]],
            "block": [["", 0, 1]]}  # benchmarks/puzzles.py's mixed-3x6-5

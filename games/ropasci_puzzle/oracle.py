@@ -25,15 +25,20 @@ from .relax import BIT
 
 FAR = 10 ** 6  # solver.FAR
 # When to ask (read by each Oracle when it starts, and passed to the C core; see docs/puzzles.md for their figures):
-SLACK = 0  # about a worker only if it could not finish alone with this many turns to spare
 WAKE = 1_000  # not before the search has entered this many positions: easy positions never pay for it
+# Per search of several workers, the workers' search with escorts (two workers) and the carried one (three):
+SLACK = 0  # about a worker only if it could not finish alone with this many turns to spare
 SPEND = 2  # nor once the smaller puzzles' searches took more nodes than this many per position entered
 ASK_DEPTH = 5  # in the first turns of a search of several workers only, where what it refutes would cost the most
+YIELD_AFTER = 0  # after this many questions (0: never)...
+YIELD = 0  # ...nor while it has refuted fewer positions than this many per 100 questions
+# The carried search asks about more workers and deeper, but stops if that refutes little (docs/puzzles.md)
+C_SLACK, C_SPEND, C_ASK_DEPTH, C_YIELD_AFTER, C_YIELD = 3, 2, 10, 300, 80
 
 
 def knobs() -> list[int]:
     """The settings above as ``ropasci_solve`` takes them."""
-    return [SLACK, WAKE, SPEND, ASK_DEPTH]
+    return [WAKE, SLACK, SPEND, ASK_DEPTH, YIELD_AFTER, YIELD, C_SLACK, C_SPEND, C_ASK_DEPTH, C_YIELD_AFTER, C_YIELD]
 
 
 def prey(code: int) -> int:
@@ -54,7 +59,13 @@ class Oracle:
         self.critical = 0  # the classes worth asking about in the search under way (bits)
         self.spent = 0  # nodes of the smaller puzzles' searches
         self.refuted = 0  # positions it refuted
-        self.slack, self.wake, self.spend, self.ask_depth = knobs()
+        self.wake, *modes = knobs()
+        self.modes = (modes[:5], modes[5:])
+        self.mode(0)
+
+    def mode(self, k: int) -> None:
+        """The settings for the search about to start: 0 the workers' search with escorts, 1 the carried one."""
+        self.slack, self.spend, self.ask_depth, self.yield_after, self.yield_ = self.modes[k]
 
     def sub(self, c: int):
         got = self.subs.get(c)
@@ -85,7 +96,8 @@ class Oracle:
                 open_ |= one
         if not open_:
             return False
-        if not eager and (self.search.nodes < self.wake or self.spent > self.spend * self.search.nodes):
+        if not eager and (self.search.nodes < self.wake or self.spent > self.spend * self.search.nodes
+                          or 0 < self.yield_after < self.queries and 100 * self.refuted < self.yield_ * self.queries):
             return True  # not yet, or asked too much for what it refutes here: the search goes on without it
         self.queries += 1
         s = self.sub(c)

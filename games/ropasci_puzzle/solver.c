@@ -838,6 +838,8 @@ typedef struct Search {
     long long orefuted;      /* positions it refuted (oracle.Oracle.refuted) */
     int ocrit;       /* the classes worth asking about in the search under way (bits; see oracle_pick) */
     int oslack, owake, ospend, oask;  /* when to ask: oracle.SLACK, WAKE, SPEND, ASK_DEPTH */
+    int oyield_after, oyield;  /* oracle.YIELD_AFTER, YIELD */
+    int oknobs[2][5];  /* oracle.knobs() for the workers' search with escorts [0] and the carried one [1] */
 } Search;
 
 static double now(void) {
@@ -1548,7 +1550,10 @@ static int oracle_allows(Search *se, int c, int x, int lower, int fixed, u128 lo
         if (turns >= lb) open |= one;
     }
     if (!open) return 0;
-    if (!eager && (se->nodes < se->owake || se->ospent > (long long)se->ospend * se->nodes)) return 1;  /* not now */
+    if (!eager && (se->nodes < se->owake || se->ospent > (long long)se->ospend * se->nodes
+                   || (se->oyield_after && se->ocount > se->oyield_after
+                       && 100 * se->orefuted < se->oyield * se->ocount)))
+        return 1;  /* not now, or it has refuted too little for what it asked */
     se->ocount++;
     Search *s = se->sub[c];
     if (!s) {
@@ -1610,6 +1615,15 @@ static int oracle_allows(Search *se, int c, int x, int lower, int fixed, u128 lo
     return 0;
 }
 
+
+/* The oracle's settings for the search about to start: 0 the workers' search with escorts, 1 the carried one. */
+static void oracle_mode(Search *se, int k) {
+    se->oslack = se->oknobs[k][0];
+    se->ospend = se->oknobs[k][1];
+    se->oask = se->oknobs[k][2];
+    se->oyield_after = se->oknobs[k][3];
+    se->oyield = se->oknobs[k][4];
+}
 
 /* Before a search of several workers from ups (three tokens) with `budget` turns: the workers worth asking about
  * (oracle.pick). 0, or negative: out of time or memory. */
@@ -2448,6 +2462,7 @@ static int dfs(Search *se, const unsigned char *ups, int n, int lower, int budge
             u128 *o4[4] = {(u128 *)occ + (size_t)wi[0] * S, nw == 2 ? (u128 *)occ + (size_t)wi[1] * S : NULL,
                            ne == 2 ? (u128 *)occ + (size_t)es[0] * S : NULL, (u128 *)occ + (size_t)es[ne - 1] * S};
             if (nw == 2 && se->otables[wk[0] >> 6]) {
+                oracle_mode(se, 0);
                 int got = oracle_pick(se, ups, lower, budget);
                 if (got < 0) return got;
             }
@@ -2465,15 +2480,16 @@ static int dfs(Search *se, const unsigned char *ups, int n, int lower, int budge
         && b->local[ups[0] >> 6][lower] && b->local[ups[1] >> 6][lower] && b->local[ups[2] >> 6][lower]) {
         int w = 0, crit = 0;  /* three workers of three classes: one carried (cdfs), as in Search._carried */
         if (se->otables[ups[0] >> 6]) {
+            oracle_mode(se, 1);
             int got = oracle_pick(se, ups, lower, budget);
             if (got < 0) return got;
             crit = se->ocrit;
         }
-        for (int i = 1; i < 3; i++) {
+        for (int i = 1; i < 3; i++) {  /* at most three targets (CROWS rows), not asked about, the fewest targets */
+            int ni = __builtin_popcount(b->local[ups[i] >> 6][lower]);
+            int nw = __builtin_popcount(b->local[ups[w] >> 6][lower]);
             int ci = crit >> (ups[i] >> 6) & 1, cw = crit >> (ups[w] >> 6) & 1;
-            if (ci < cw || (ci == cw && __builtin_popcount(b->local[ups[i] >> 6][lower])
-                                            < __builtin_popcount(b->local[ups[w] >> 6][lower])))
-                w = i;
+            if ((ni > 3) != (nw > 3) ? nw > 3 : ci != cw ? ci < cw : ni < nw) w = i;
         }
         se->cw = ups[w] >> 6;
         se->wgroups = 0;
@@ -2855,10 +2871,9 @@ int ropasci_solve(const int *tables, int n, const int *ups_in, int max_turns, do
     int lower;
     if (!b || !board_init(b, tables) || !(se = search_new(b, max_turns, deadline, path, escorts, carry))) goto done;
     for (int c = 0; c < 3; c++) se->otables[c] = oracle ? oracle[c] : NULL;
-    se->oslack = knobs[0];
-    se->owake = knobs[1];
-    se->ospend = knobs[2];
-    se->oask = knobs[3];
+    se->owake = knobs[0];
+    for (int k = 0; k < 2; k++)
+        for (int j = 0; j < 5; j++) se->oknobs[k][j] = knobs[1 + 5 * k + j];
     lower = (1 << b->ng) - 1;
     int est[3];
     estimate(b, ups, n, lower, est);

@@ -369,6 +369,7 @@ class Search:
         occ4 = [occ[wi[0]], occ[wi[1]] if len(wi) == 2 else None, occ[es[0]] if len(es) == 2 else None, occ[es[-1]]]
         wk = tuple(ups[i] for i in wi)
         if len(wk) == 2 and self.oracle is not None:
+            self.oracle.mode(0)
             self.oracle.pick(ups, lower, budget)
         self.nodes -= 1  # counted there
         if e.dfs(wk, lower, X, budget, occ4, 0):
@@ -384,11 +385,13 @@ class Search:
             return None
         crit = 0
         if self.oracle is not None:
+            self.oracle.mode(1)
             self.oracle.pick(ups, lower, budget)
             crit = self.oracle.critical
-        # W: a worker the oracle need not ask about (asking about W costs a question per placement), then the one
-        # with the fewest targets
-        w = min(range(3), key=lambda i: (crit >> (ups[i] >> 6) & 1, self.local(ups[i] >> 6, lower).bit_count(), i))
+        # W: one with at most three targets (its set has a row per subset of them: eight in the C core), then a
+        # worker the oracle need not ask about (asking about W costs a question per placement), then the fewest targets
+        w = min(range(3), key=lambda i: (self.local(ups[i] >> 6, lower).bit_count() > 3, crit >> (ups[i] >> 6) & 1,
+                                         self.local(ups[i] >> 6, lower).bit_count(), i))
         cr = self.carry
         cr.start(ups[w] >> 6)
         tk = tuple(u for i, u in enumerate(ups) if i != w)
@@ -557,7 +560,7 @@ class NativeSearch:
         got = self.lib.ropasci_solve((ctypes.c_int * len(tables))(*tables), len(ups), (ctypes.c_int * len(ups))(*ups),
                                      max_turns, 1e308 if self.deadline is None else self.deadline, stats, path,
                                      os.environ.get("ROPASCI_ESCORTS", "1") != "0",
-                                     os.environ.get("ROPASCI_CARRY", "1") != "0", oracle, (ctypes.c_int * 4)(*knobs()))
+                                     os.environ.get("ROPASCI_CARRY", "1") != "0", oracle, (ctypes.c_int * 11)(*knobs()))
         if got == -2:
             raise MemoryError("the puzzle solver's C core ran out of memory")
         if got == -3:
