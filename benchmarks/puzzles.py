@@ -17,13 +17,14 @@ of ``solve`` (the process's), the least of ``--repeat`` solves, so other work on
 wall-clock time; "lower bound" is the bound the iterative deepening proved, which meets the solution's length.
 ``solve`` runs the C core when it builds (``ROPASCI_NATIVE=0`` times the Python twin).
 
-Figures (``python benchmarks/puzzles.py --repeat 3``, C core, session 24's idle 2-core VM, about 2.4 times as fast
-as session 23's; other jobs inflate even CPU seconds here, up to sevenfold at load 5): under 1 s: 230/230; slowest:
-split-3x9-21 0.25 s, split-3x9-30 0.20 s, split-3x9-11 0.19 s, split-3x9-13 0.17 s, split-3x9-9 0.16 s. The course
-groups with ``--course-count 480`` and the four files of ``benchmarks/puzzle-positions/`` (single runs): 2,404 of
-2,404, the worst duo-3x9-420 0.71 s, duo-3x9-295 0.58 s, walls-3x9-78 0.49 s; with ``--course-count 1500`` (7,500
-positions) 7,495, the worst walls-3x9-1301 2.21 s, walls-3x9-634 2.04 s, duo-3x9-1303 1.71 s (``docs/puzzles.md``,
-"Where it is still slow"). ``ROPASCI_ESCORTS=0`` times the joint search alone.
+Figures (``python benchmarks/puzzles.py --repeat 3``, C core, session 25's idle 2-core VM, as fast as session 24's;
+other jobs inflate even CPU seconds here, up to sevenfold at load 5): under 1 s: 230/230; slowest: split-3x9-21
+0.27 s, split-3x9-30 0.21 s, split-3x9-11 0.21 s, split-3x9-9 0.20 s, split-3x9-13 0.15 s. The course groups with
+``--course-count 480`` and the five files of ``benchmarks/puzzle-positions/`` (single runs): 2,405 of 2,405, the
+worst duo-3x9-420 0.73 s, walls-3x9-78 0.67 s, split-3x9-444 0.63 s (walls-20 0.54 s); the first 4,500 of each
+group (22,500 positions, ``--course-count 4500``) 22,490, the worst walls-3x9-4142 1.94 s, duo-3x9-1303 1.85 s,
+split-3x9-2232 1.83 s (``docs/puzzles.md``, "Where it is still slow"). ``ROPASCI_ESCORTS=0`` times the joint search
+alone.
 """
 from __future__ import annotations
 
