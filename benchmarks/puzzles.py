@@ -206,6 +206,8 @@ def main(argv=None) -> None:
     print()
     print(f"under 1 s: {sum(t < 1 for t, _ in all_times)}/{len(all_times)}; slowest: "
           + ", ".join(f"{name} {t:.2f} s" for t, name in sorted(all_times, reverse=True)[:SLOWEST]))
+    # the totals, to compare whole runs (a change that saves on the slowest may cost on the many)
+    print(f"in all: {sum(int(row[6]) for row in rows):,} positions, {sum(t for t, _ in all_times):.1f} s of CPU")
 
 
 if __name__ == "__main__":
