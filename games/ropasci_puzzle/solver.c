@@ -837,8 +837,8 @@ typedef struct Search {
     long long ospent;        /* their search's nodes (oracle.Oracle.spent) */
     long long orefuted;      /* positions it refuted (oracle.Oracle.refuted) */
     int ocrit;       /* the classes worth asking about in the search under way (bits; see oracle_pick) */
-    int oslack, owake, ospend, oask;  /* when to ask: oracle.SLACK, WAKE, SPEND, ASK_DEPTH */
-    int oyield_after, oyield;  /* oracle.YIELD_AFTER, YIELD */
+    int owake;  /* oracle.WAKE */
+    int oslack, ospend, oask, oyield_after, oyield;  /* when to ask in the search under way (oracle_mode) */
     int oknobs[2][5];  /* oracle.knobs() for the workers' search with escorts [0] and the carried one [1] */
 } Search;
 
@@ -2874,6 +2874,7 @@ int ropasci_solve(const int *tables, int n, const int *ups_in, int max_turns, do
     se->owake = knobs[0];
     for (int k = 0; k < 2; k++)
         for (int j = 0; j < 5; j++) se->oknobs[k][j] = knobs[1 + 5 * k + j];
+    oracle_mode(se, 0);  /* as Oracle.__init__ */
     lower = (1 << b->ng) - 1;
     int est[3];
     estimate(b, ups, n, lower, est);
