@@ -233,6 +233,52 @@ def test_the_c_core_carries_a_worker_exactly_as_the_python_twin(monkeypatch):
         assert_twins(three_workers(rng), monkeypatch, max_turns=7)
 
 
+# benchmarks/puzzles.py's pair-3x9-49: two rocks share five scissors, the scissors has four papers.
+TWINS = {"upper": [["r", 1, 3], ["s", -3, -1], ["r", 2, 2]],
+         "lower": [["s", 3, -2], ["s", 3, -1], ["p", -2, 2], ["s", 3, -3], ["p", 4, -2], ["p", 2, -4], ["p", -3, 0],
+                   ["s", 2, 1], ["s", 0, 3]],
+         "block": [["", 1, -1]]}
+
+
+@needs_c
+def test_two_workers_of_one_class_are_tracked_with_the_third_carried(monkeypatch):
+    """The two rocks tracked and the scissors carried as a set: 40 positions instead of 936 by joint moves, the same
+    10 turns, and the twins search alike."""
+    own, joint = positions_searched(TWINS, 10, monkeypatch, "ROPASCI_CARRY")
+    assert own * 10 < joint
+    assert len(assert_twins(TWINS, monkeypatch)) == 10
+
+
+def two_of_a_class(rng: random.Random) -> dict:
+    """Two tokens of one class and one of another anywhere, each class with one to four targets (and sometimes a
+    Lower token of any symbol more), up to 12 blocks: the lone one is carried, the two of a class tracked."""
+    cells = list(HEXES)
+    rng.shuffle(cells)
+    a, b = rng.sample("rps", 2)
+    ups = [a, a, b]
+    rng.shuffle(ups)
+    lows = [PREY[a]] * rng.randint(1, 4) + [PREY[b]] * rng.randint(1, 4)
+    if rng.random() < 0.3:
+        lows.append(rng.choice("rps"))
+    blocks = rng.randint(0, 12)
+    return {"upper": [[s, *cells[i]] for i, s in enumerate(ups)],
+            "lower": [[s, *cells[3 + i]] for i, s in enumerate(lows)],
+            "block": [["", *cells[3 + len(lows) + i]] for i in range(blocks)]}
+
+
+@needs_c
+def test_carrying_beside_two_of_a_class_finds_plans_as_short_as_the_joint_search(monkeypatch):
+    rng = random.Random("carried-beside-two")
+    assert_as_short_as_joint([two_of_a_class(rng) for _ in range(120)], "ROPASCI_CARRY", 10, monkeypatch)
+
+
+@needs_c
+def test_the_c_core_carries_beside_two_of_a_class_exactly_as_the_python_twin(monkeypatch):
+    rng = random.Random("carried-beside-two-twins")
+    for _ in range(25):
+        assert_twins(two_of_a_class(rng), monkeypatch, max_turns=7)
+
+
 @needs_c
 def test_solve_stats_count_the_oracles_questions(tmp_path):
     path = tmp_path / "walls.json"

@@ -5,7 +5,10 @@ When three Upper tokens of three classes all have targets (the course's hardest 
 `walls`), the joint search multiplies every path of two of them by the few states the third can be in: on
 `far-3x9-73` the 46,467 joint positions that refute 12 turns hold about 5,000 different (turns left, two tokens'
 hexes, targets left). So from such a position on, the search goes over the moves of two tokens (*tracked*) and
-carries the third (``W``) as the set of its placements those moves leave possible: a set maps W's targets still
+carries the third (``W``) as the set of its placements those moves leave possible. W must be alone in its class (its
+targets are its own), so where two of the three workers share a class, those two are tracked (a child's relaxation
+starts from the sets of the token that arrived there: ``arrivals``) and W has up to ``CARRY_TARGETS``
+targets. A set maps W's targets still
 left (bits over ``board.targets[cw]``) to the mask of W's hexes on the relaxation's grid (``GBIT``: W fell after
 its last target). The tracked tokens stay tracked to the end, with work or without; a tracked move's battles with
 W and the Lower tokens are resolved placement by placement where they can happen, and may send placements to
@@ -26,6 +29,7 @@ from .relax import BIT, _step
 
 FAR = 10 ** 6  # solver.FAR
 
+CARRY_TARGETS = 6  # W's targets at most: its set has a row per subset of them (CROWS in the C core)
 CARRY_LIMIT = 2_000_000  # refuted rows kept (as solver.TABLE_LIMIT); the table starts afresh beyond
 
 
@@ -35,6 +39,17 @@ def hexes_of(X: dict) -> int:
     for row in X.values():
         m |= row
     return m & ~GBIT
+
+
+def arrivals(tk: tuple, to: tuple, ntk: tuple) -> list[int]:
+    """For each tracked token after a move, the one before it that arrived there (two of one class are told apart by
+    where they went; stacked on one hex, either will do), so that a child's relaxation starts from its own sets."""
+    out, used = [], 0
+    for v in ntk:
+        i = next(i for i, u in enumerate(tk) if not used >> i & 1 and u >> 6 == v >> 6 and to[i] == v & 63)
+        used |= 1 << i
+        out.append(i)
+    return out
 
 
 class CarrySearch:
@@ -246,7 +261,7 @@ class CarrySearch:
         for _, _, _, _, to, ntk, nlt, Y in kids:
             if not self.unrefuted(ntk, nlt, budget - 1, Y):
                 continue
-            kinit = [init[next(i for i, u in enumerate(tk) if u >> 6 == v >> 6)] for v in ntk]
+            kinit = [init[i] for i in arrivals(tk, to, ntk)]
             if occw is not None:
                 kinit.append(init[-1])
             child = self.relax(ntk, nlt, Y, budget - 1, kinit)

@@ -37,11 +37,15 @@ YIELD_AFTER = 0  # after this many questions (0: never)...
 YIELD = 0  # ...nor while it has refuted fewer positions than this many per 100 questions
 # The carried search asks about more workers and deeper, but stops if that refutes little (docs/puzzles.md)
 C_SLACK, C_SPEND, C_ASK_DEPTH, C_YIELD_AFTER, C_YIELD = 3, 2, 10, 300, 80
+# The carried search with two workers of one class tracked asks about W alone, and W is nearly always what holds the
+# plan back there (its smaller puzzle 13 turns where the twins' is 6): it asks more and never yields
+T_SLACK, T_SPEND, T_ASK_DEPTH, T_YIELD_AFTER, T_YIELD = 3, 4, 10, 0, 0
 
 
 def knobs() -> list[int]:
     """The settings above as ``ropasci_solve`` takes them."""
-    return [WAKE, SLACK, SPEND, ASK_DEPTH, YIELD_AFTER, YIELD, C_SLACK, C_SPEND, C_ASK_DEPTH, C_YIELD_AFTER, C_YIELD]
+    return [WAKE, SLACK, SPEND, ASK_DEPTH, YIELD_AFTER, YIELD, C_SLACK, C_SPEND, C_ASK_DEPTH, C_YIELD_AFTER, C_YIELD,
+            T_SLACK, T_SPEND, T_ASK_DEPTH, T_YIELD_AFTER, T_YIELD]
 
 
 def prey(code: int) -> int:
@@ -63,11 +67,12 @@ class Oracle:
         self.spent = 0  # nodes of the smaller puzzles' searches
         self.refuted = 0  # positions it refuted
         self.wake, *modes = knobs()
-        self.modes = (modes[:5], modes[5:])
+        self.modes = (modes[:5], modes[5:10], modes[10:])
         self.mode(0)
 
     def mode(self, k: int) -> None:
-        """The settings for the search about to start: 0 the workers' search with escorts, 1 the carried one."""
+        """The settings for the search about to start: 0 the workers' search with escorts, 1 the carried one, 2 the
+        carried one with two workers of one class tracked."""
         self.slack, self.spend, self.ask_depth, self.yield_after, self.yield_ = self.modes[k]
 
     def sub(self, c: int):
@@ -140,7 +145,7 @@ class Oracle:
         self.critical = 0
         for i, u in enumerate(ups):
             c = u >> 6
-            if not s.local(c, lower):
+            if not s.local(c, lower) or sum(v >> 6 == c for v in ups) > 1:  # not alone in its class: no smaller puzzle
                 continue
             o = [v & 63 for j, v in enumerate(ups) if j != i]
             t = budget - self.slack - 1

@@ -839,7 +839,8 @@ typedef struct Search {
     int ocrit;       /* the classes worth asking about in the search under way (bits; see oracle_pick) */
     int owake;  /* oracle.WAKE */
     int oslack, ospend, oask, oyield_after, oyield;  /* when to ask in the search under way (oracle_mode) */
-    int oknobs[2][5];  /* oracle.knobs() for the workers' search with escorts [0] and the carried one [1] */
+    int oknobs[3][5];  /* oracle.knobs() for the workers' search with escorts [0], the carried one [1], and the
+                        * carried one with two workers of one class tracked [2] */
 } Search;
 
 static double now(void) {
@@ -1631,7 +1632,7 @@ static int oracle_pick(Search *se, const unsigned char *ups, int lower, int budg
     se->ocrit = 0;
     for (int i = 0; i < 3; i++) {
         int c = ups[i] >> 6, o[2], k = 0;
-        if (!se->b->local[c][lower]) continue;
+        if (!se->b->local[c][lower] || c == ups[(i + 1) % 3] >> 6 || c == ups[(i + 2) % 3] >> 6) continue;
         for (int j = 0; j < 3; j++)
             if (j != i) o[k++] = ups[j] & 63;
         int t = budget - se->oslack - 1;
@@ -1878,12 +1879,14 @@ static int bel_record(Search *se, int d0, const unsigned char *wk0, int nw0, int
 /* --- the search with one worker carried as a set (carried.py) ---
  * When three workers of three classes are left (far, split, walls), the joint search multiplies every path of two
  * of them by the few states the third can be in. From such a position on, the search goes over the moves of two
- * tokens (tracked) and carries the third (W, the one with the fewest targets: at most three, so at most eight rows)
- * as the set of its placements those moves leave possible: rows by W's targets left (bits over its class's
- * targets), each W's hexes (GBIT: W fell after its last target). Battles with W are resolved placement by
- * placement where they can happen and may send placements to different children. Refuted placements are kept per
- * (tracked, their Lower left, turns, W's class, W's targets left) as W's hexes, as in the escorts' search. */
-#define CROWS 8           /* rows of a set: W has at most three targets when it is carried */
+ * tokens (tracked) and carries the third (W, alone in its class; of three classes one with at most three targets;
+ * beside two of one class, up to CARRY_TARGETS) as the set of its placements those moves leave possible: rows by
+ * W's targets left (bits over its class's targets), each W's hexes (GBIT: W fell after its last target). Battles
+ * with W are resolved placement by placement where they can happen and may send placements to different children.
+ * Refuted placements are kept per (tracked, their Lower left, turns, W's class, W's targets left) as W's hexes, as
+ * in the escorts' search. */
+#define CARRY_TARGETS 6   /* W's targets at most when it is carried (carried.CARRY_TARGETS)... */
+#define CROWS 64          /* ...so the rows of a set at most */
 #define CGROUPS 16        /* children of one tracked move (the tracked tokens that survive, their Lower left) */
 #define CARRY_LIMIT 2000000 /* refuted rows kept (as TABLE_LIMIT); the table starts afresh beyond */
 typedef struct CBel { int n, s[CROWS]; u128 m[CROWS]; } CBel;
@@ -1895,7 +1898,7 @@ static inline void cb_or(CBel *X, int s, u128 v) {
             X->m[i] |= v;
             return;
         }
-    if (X->n == CROWS) return;  /* cannot happen (W's targets are at most three); a guard for memory's sake */
+    if (X->n == CROWS) return;  /* cannot happen (W has at most CARRY_TARGETS targets); a guard for memory's sake */
     X->s[X->n] = s;
     X->m[X->n++] = v;
 }
@@ -2300,10 +2303,10 @@ static int cdfs(Search *se, const unsigned char *tk, int n, int lt, const CBel *
         if (!c_unrefuted(se, k->tk, k->nn, k->nlt, budget - 1, &k->Y)) continue;
         const u128 *init[3];
         int ni = 0, has_w;
-        for (int j = 0; j < k->nn; j++) {
+        for (int j = 0, used = 0; j < k->nn; j++) {  /* the token that arrived there (carried.arrivals) */
             int from = 0;
-            for (int t = 0; t < n; t++)
-                if (tk[t] >> 6 == k->tk[j] >> 6) from = t;
+            while (used >> from & 1 || tk[from] >> 6 != k->tk[j] >> 6 || k->to[from] != (k->tk[j] & 63)) from++;
+            used |= 1 << from;
             init[ni++] = occ[from] + 1;
         }
         if (occw) init[ni++] = occw + 1;
@@ -2476,17 +2479,22 @@ static int dfs(Search *se, const unsigned char *ups, int n, int lower, int budge
             return 0;
         }
     }
-    if (se->carry && n == 3 && ups[0] >> 6 != ups[1] >> 6 && ups[1] >> 6 != ups[2] >> 6
-        && b->local[ups[0] >> 6][lower] && b->local[ups[1] >> 6][lower] && b->local[ups[2] >> 6][lower]) {
-        int w = 0, crit = 0;  /* three workers of three classes: one carried (cdfs), as in Search._carried */
+    int lone[3], nlone = 0;  /* three workers, one of them alone in its class: one such carried (cdfs) */
+    if (se->carry && n == 3 && b->local[ups[0] >> 6][lower] && b->local[ups[1] >> 6][lower]
+        && b->local[ups[2] >> 6][lower])
+        for (int i = 0; i < 3; i++)
+            if ((ups[i] >> 6 != ups[(i + 1) % 3] >> 6) && (ups[i] >> 6 != ups[(i + 2) % 3] >> 6)) lone[nlone++] = i;
+    if (nlone == 1 && __builtin_popcount(b->local[ups[lone[0]] >> 6][lower]) > CARRY_TARGETS) nlone = 0;
+    if (nlone) {  /* as in Search._carried: nlone is 3 (three classes) or 1 (two of one class, tracked) */
+        int w = lone[0], crit = 0;
         if (se->otables[ups[0] >> 6]) {
-            oracle_mode(se, 1);
+            oracle_mode(se, nlone == 3 ? 1 : 2);
             int got = oracle_pick(se, ups, lower, budget);
             if (got < 0) return got;
             crit = se->ocrit;
         }
-        for (int i = 1; i < 3; i++) {  /* at most three targets (CROWS rows), not asked about, the fewest targets */
-            int ni = __builtin_popcount(b->local[ups[i] >> 6][lower]);
+        for (int q = 1; q < nlone; q++) {  /* at most three targets, not asked about, the fewest targets */
+            int i = lone[q], ni = __builtin_popcount(b->local[ups[i] >> 6][lower]);
             int nw = __builtin_popcount(b->local[ups[w] >> 6][lower]);
             int ci = crit >> (ups[i] >> 6) & 1, cw = crit >> (ups[w] >> 6) & 1;
             if ((ni > 3) != (nw > 3) ? nw > 3 : ci != cw ? ci < cw : ni < nw) w = i;
@@ -2872,7 +2880,7 @@ int ropasci_solve(const int *tables, int n, const int *ups_in, int max_turns, do
     if (!b || !board_init(b, tables) || !(se = search_new(b, max_turns, deadline, path, escorts, carry))) goto done;
     for (int c = 0; c < 3; c++) se->otables[c] = oracle ? oracle[c] : NULL;
     se->owake = knobs[0];
-    for (int k = 0; k < 2; k++)
+    for (int k = 0; k < 3; k++)
         for (int j = 0; j < 5; j++) se->oknobs[k][j] = knobs[1 + 5 * k + j];
     oracle_mode(se, 0);  /* as Oracle.__init__ */
     lower = (1 << b->ng) - 1;

@@ -20,9 +20,10 @@ core builds; ``Search`` is its Python twin, used with ``ROPASCI_NATIVE=0`` or wi
 position of workers (tokens with targets left: one, or two of different classes) and escorts (one or two, with
 none) over the workers' moves alone, the escorts as the set of placements those moves leave possible (``bdfs`` in
 C, ``escorts.py`` in Python; ``docs/puzzles.md``, "Workers with escorts"): the course's tours take hundredths of a
-second in C instead of seconds. ``ROPASCI_ESCORTS=0`` turns that off (joint moves only). Three workers of three
-classes are searched over two tokens' moves with the third carried as the set of its placements (``cdfs`` in C,
-``carried.py``; ``ROPASCI_CARRY=0`` turns it off): about half the time on the course's far, split and walls kinds.
+second in C instead of seconds. ``ROPASCI_ESCORTS=0`` turns that off (joint moves only). Three workers, one of them
+alone in its class, are searched over two tokens' moves with that one carried as the set of its placements (``cdfs``
+in C, ``carried.py``; ``ROPASCI_CARRY=0`` turns it off): about half the time on the course's far, split and walls
+kinds, and a fifth of the positions where two workers share a class.
 Both refute positions where a worker could not finish even with the others as nothing but its pivots (the oracle,
 ``oracle.py``; ``ROPASCI_ORACLE=0`` turns it off): the slowest of those kinds take a tenth of the time.
 """
@@ -39,7 +40,7 @@ from pathlib import Path
 from games.engine import native
 from games.ropasci360.rules import HEXES, INDEX, NEIGHBOURS, N
 
-from .carried import CarrySearch
+from .carried import CARRY_TARGETS, CarrySearch
 from .escorts import GONE, EscortSearch
 from .oracle import Oracle, knobs, prey
 from .position import Position, parse_position
@@ -379,19 +380,25 @@ class Search:
         return False
 
     def _carried(self, ups: tuple, lower: int, budget: int, occ, path: list) -> bool | None:
-        """The search with one worker carried as a set (``carried.py``) from here, when three workers of three
-        classes are left: whether a plan of ``budget`` turns exists; None when it is not such a position."""
-        if len(ups) != 3 or len({u >> 6 for u in ups}) != 3 or not all(self.local(u >> 6, lower) for u in ups):
+        """The search with one worker carried as a set (``carried.py``) from here, when three workers are left and
+        one at least is alone in its class: whether a plan of ``budget`` turns exists; None when it is not such a
+        position."""
+        classes = [u >> 6 for u in ups]
+        if len(ups) != 3 or len(set(classes)) == 1 or not all(self.local(c, lower) for c in classes):
+            return None
+        lone = [i for i, c in enumerate(classes) if classes.count(c) == 1]
+        if len(lone) == 1 and self.local(classes[lone[0]], lower).bit_count() > CARRY_TARGETS:
             return None
         crit = 0
         if self.oracle is not None:
-            self.oracle.mode(1)
+            self.oracle.mode(1 if len(lone) == 3 else 2)
             self.oracle.pick(ups, lower, budget)
             crit = self.oracle.critical
-        # W: one with at most three targets (its set has a row per subset of them: eight in the C core), then a
-        # worker the oracle need not ask about (asking about W costs a question per placement), then the fewest targets
-        w = min(range(3), key=lambda i: (self.local(ups[i] >> 6, lower).bit_count() > 3, crit >> (ups[i] >> 6) & 1,
-                                         self.local(ups[i] >> 6, lower).bit_count(), i))
+        # W is alone in its class (two tokens of one class are tracked: they share their targets). Of three classes:
+        # one with at most three targets (the fewer rows, the cheaper each step), then a worker the oracle need not
+        # ask about (asking about W costs a question per placement), then the fewest targets
+        w = min(lone, key=lambda i: (self.local(ups[i] >> 6, lower).bit_count() > 3, crit >> (ups[i] >> 6) & 1,
+                                     self.local(ups[i] >> 6, lower).bit_count(), i))
         cr = self.carry
         cr.start(ups[w] >> 6)
         tk = tuple(u for i, u in enumerate(ups) if i != w)
@@ -560,7 +567,7 @@ class NativeSearch:
         got = self.lib.ropasci_solve((ctypes.c_int * len(tables))(*tables), len(ups), (ctypes.c_int * len(ups))(*ups),
                                      max_turns, 1e308 if self.deadline is None else self.deadline, stats, path,
                                      os.environ.get("ROPASCI_ESCORTS", "1") != "0",
-                                     os.environ.get("ROPASCI_CARRY", "1") != "0", oracle, (ctypes.c_int * 11)(*knobs()))
+                                     os.environ.get("ROPASCI_CARRY", "1") != "0", oracle, (ctypes.c_int * 16)(*knobs()))
         if got == -2:
             raise MemoryError("the puzzle solver's C core ran out of memory")
         if got == -3:
