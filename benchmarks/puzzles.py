@@ -9,7 +9,8 @@ symbols (a fourth repeats one) and L Lower tokens they can all beat, 0-8 blocks;
 L Lower scissors; the course's own kind, three Upper tokens and nine Lower: ``far-3x9``, a rock, a paper and a
 scissors in a corner with three targets each in the far half, ``tour-3x9``, a rock touring nine scissors with the
 paper and the scissors as its pivots, ``duo-3x9``, two tokens with five and four targets and the third as their
-pivot, ``split-3x9``, five, three and one target, and ``walls-3x9``, three each among 8-16 blocks). ``--baseline``
+pivot, ``split-3x9``, five, three and one target, ``walls-3x9``, three each among 8-16 blocks, and ``pair-3x9``, two
+tokens of one symbol and one of another, the Lower tokens the prey of any of them). ``--baseline``
 also runs a plain joint A* (every joint move, the classic bound "the farthest target from its nearest predator, two
 hexes a turn") with that time limit per position, for comparison. ``--files`` adds positions from course JSON files
 (group "files", named by file; ``benchmarks/puzzle-positions/`` holds the hardest found). "seconds" is the CPU time
@@ -45,8 +46,8 @@ from games.ropasci_puzzle.position import library, parse_position  # noqa: E402
 from games.ropasci_puzzle.solver import FAR, encode, predator, solve  # noqa: E402
 
 PREY = {"r": "s", "p": "r", "s": "p"}
-GROUPS = ("library", "mixed-2x4", "mixed-3x4", "mixed-3x6", "mixed-3x9", "same-3x9", "mixed-4x4", "mixed-4x6", "far-3x9",
-          "tour-3x9", "duo-3x9", "split-3x9", "walls-3x9")
+GROUPS = ("library", "mixed-2x4", "mixed-3x4", "mixed-3x6", "mixed-3x9", "same-3x9", "mixed-4x4", "mixed-4x6",
+          "far-3x9", "tour-3x9", "duo-3x9", "split-3x9", "walls-3x9", "pair-3x9")
 CORNERS = ((4, -4), (4, 0), (0, 4), (-4, 4), (-4, 0), (0, -4))
 PER_GROUP = 8
 PER_COURSE_GROUP = 32  # the course's kinds: their hard positions are rarer (1 in 20 to 40 takes 0.5 s or more)
@@ -63,7 +64,7 @@ def random_position(rng: random.Random, group: str) -> dict:
     n_upper, n_lower = map(int, size.split("x"))
     cells = list(HEXES)
     rng.shuffle(cells)
-    if kind in ("far", "tour", "duo", "split", "walls"):
+    if kind in ("far", "tour", "duo", "split", "walls", "pair"):
         return course_position(rng, kind, cells)
     n_blocks = rng.randint(0, 8)
     symbols = ["r"] * n_upper if kind == "same" else rng.sample("rps", min(3, n_upper))
@@ -74,11 +75,12 @@ def random_position(rng: random.Random, group: str) -> dict:
 
 
 def course_position(rng: random.Random, kind: str, cells: list) -> dict:
-    """Three Upper tokens (a rock, a paper, a scissors: the course's limit) and nine Lower tokens. ``far``: the
-    three start within 1 of a corner and each has three targets at least 6 hexes from it; ``tour``: anywhere, a
-    rock with nine scissors to remove and the paper and scissors only as its pivots; ``duo``: anywhere, two tokens
-    with five and four targets, the third only a pivot; ``split``: anywhere, five, three and one; ``walls``: three
-    each, anywhere, among 8-16 blocks."""
+    """Three Upper tokens (a rock, a paper and a scissors, but in ``pair``) and nine Lower tokens.
+    ``far``: the three start within 1 of a corner and each has three targets at least 6 hexes from it; ``tour``:
+    anywhere, a rock with nine scissors to remove and the paper and scissors only as its pivots; ``duo``: anywhere,
+    two tokens with five and four targets, the third only a pivot; ``split``: anywhere, five, three and one;
+    ``walls``: three each, anywhere, among 8-16 blocks; ``pair``: anywhere, two tokens of one symbol and one of
+    another, each Lower token the prey of one of the three at random."""
     ups = list("rps")
     rng.shuffle(ups)
     if kind == "far":
@@ -87,6 +89,11 @@ def course_position(rng: random.Random, kind: str, cells: list) -> dict:
         low_cells = [h for h in cells if distance(h, corner) >= 6][:9]
         lows = [PREY[s] for s in ups for _ in range(3)]
         rng.shuffle(lows)
+    elif kind == "pair":
+        ups = [ups[0], ups[0], ups[1]]
+        rng.shuffle(ups)
+        up_cells, low_cells = cells[:3], cells[3:12]
+        lows = [PREY[rng.choice(ups)] for _ in range(9)]
     elif kind in ("duo", "split", "walls"):
         counts = {"duo": (5, 4, 0), "split": (5, 3, 1), "walls": (3, 3, 3)}[kind]
         up_cells, low_cells = cells[:3], cells[3:12]
@@ -114,7 +121,7 @@ def test_set(groups, files=(), course_count: int = PER_COURSE_GROUP) -> list[tup
             out += [(group, e["name"], e["position"]) for e in library()]
             continue
         rng = random.Random(f"ropasci-puzzle-{group}")
-        count = course_count if group.startswith(("far-", "tour-", "duo-", "split-", "walls-")) else PER_GROUP
+        count = course_count if group.startswith(("far-", "tour-", "duo-", "split-", "walls-", "pair-")) else PER_GROUP
         out += [(group, f"{group}-{i + 1}", random_position(rng, group)) for i in range(count)]
     return out
 
