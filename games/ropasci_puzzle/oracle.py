@@ -15,10 +15,11 @@ their first turns, whether each worker that is tight (``pick``) could finish in 
 they may be, and refute the position where one cannot; the carried search also drops W's placements where W
 could not. Answers are kept per placement of the others as an interval: refuted below ``lb`` turns, solved in
 ``ub``. Asking costs a search, so it waits until the search has entered ``WAKE`` positions and stops while the
-smaller searches have taken more than ``SPEND`` nodes per position. The two searches have their own settings
+smaller searches have taken more than ``SPEND`` nodes per position. The searches have their own settings
 (``mode``): the carried one also asks about workers with turns to spare, deeper, and stops while its questions refute
-too little (``C_YIELD``), which took its slowest position found from 17.5 s to 0.54 s. ``solver.c`` does the same
-step for step;
+too little (``C_YIELD``), which took its slowest position found from 17.5 s to 0.54 s; carried beside two workers of
+one class (``T_*``), it asks about W only (the only worker alone in its class) and never stops. ``solver.c`` does the
+same step for step;
 ``ROPASCI_ORACLE=0`` turns it off.
 """
 from __future__ import annotations
