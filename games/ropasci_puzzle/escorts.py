@@ -8,6 +8,8 @@ possible. A set (``Bel``) maps escort A's hex (``GONE``: fallen, or no escort A)
 the relaxation's grid (``GBIT``: B fallen); rows are never empty. A plan exists from a set iff from one of its
 placements, so refuted placements are kept per (workers, Lower tokens left, turns, escort classes) and taken out of
 any set that comes there again. A worker whose last target falls while the other still works becomes escort A.
+One worker beside three escorts of one class (four tokens) is searched so too, the escort nearest it tracked as a
+second worker without work (``Turn.work``): it lives on where it is alive and may fall, as an escort may.
 """
 from __future__ import annotations
 
@@ -102,7 +104,7 @@ def pivots_needed(board, w: int, z: int) -> int:
 class Turn:
     """One turn of the workers, for moving placements on."""
 
-    __slots__ = ("nw", "frm", "to", "cls", "lower", "ca", "cb", "fin", "fin_row", "zmask", "killa", "killb")
+    __slots__ = ("nw", "frm", "to", "cls", "lower", "ca", "cb", "fin", "fin_row", "zmask", "killa", "killb", "work")
 
 
 class EscortSearch:
@@ -122,6 +124,7 @@ class EscortSearch:
         self.ca = self.cb = -1  # escort A's and B's classes (-1: no escort A)
         self.bturn: dict = {}  # depth -> the workers' hexes after that turn
         self.bend = 0  # the depth where the workers' plan ends
+        self.ask = True  # whether the oracle is asked (not beside a fourth token: its smaller puzzles have two escorts)
 
     # --- one turn ----------------------------------------------------------------------------------------
     def kill_mask(self, c: int, lower: int) -> int:
@@ -140,7 +143,7 @@ class EscortSearch:
         s = self.search
         left, nl = self.board.resolve(wk, lower, to)
         tn = Turn()
-        tn.nw, tn.lower, tn.fin, tn.fin_row, tn.zmask = len(wk), lower, -1, GONE, 0
+        tn.nw, tn.lower, tn.fin, tn.fin_row, tn.zmask, tn.work = len(wk), lower, -1, GONE, 0, 0
         tn.frm = tuple(u & 63 for u in wk)
         tn.to = to
         tn.cls = tuple(u >> 6 for u in wk)
@@ -149,10 +152,15 @@ class EscortSearch:
             c = u >> 6
             tn.zmask |= BIT[to[i]]
             alive = (c << 6 | to[i]) in left
+            if s.local(c, lower):
+                tn.work |= 1 << i
             if s.local(c, nl):
                 if not alive:
                     return None
                 nwk.append(c << 6 | to[i])
+            elif not s.local(c, lower):  # a token without work, tracked as a worker: lives on where it is alive
+                if alive:
+                    nwk.append(c << 6 | to[i])
             elif nl:
                 tn.fin, tn.fin_row = i, to[i] if alive else GONE
         tn.ca, tn.cb = self.ca, self.cb
@@ -185,7 +193,7 @@ class EscortSearch:
                 mask |= 1 << b.groups[g][1]
             dead.append(b.falls(mask) >> cls[i] & 1)
         for i in range(tn.nw):
-            if dead[i] and i != tn.fin:
+            if dead[i] and i != tn.fin and tn.work >> i & 1:
                 return None
         if tn.fin >= 0:
             ra = GONE if dead[tn.fin] else tn.to[tn.fin]
@@ -318,7 +326,7 @@ class EscortSearch:
             return False
         nw = len(wk)
         o = s.oracle
-        if nw == 2 and o is not None and depth < o.ask_depth:  # one escort, so its placements are row GONE's
+        if nw == 2 and o is not None and self.ask and depth < o.ask_depth:  # one escort: its placements are row GONE's
             for i, u in enumerate(wk):
                 if o.critical >> (u >> 6) & 1 and not o.allows(u >> 6, u & 63, lower, wk[1 - i] & 63, X.get(GONE, 0),
                                                               budget, depth == 0):
@@ -331,11 +339,16 @@ class EscortSearch:
             a, c = u & 63, u >> 6
             piv = ha | hb | (BIT[wk[1 - i] & 63] if nw == 2 else 0)
             keep = []
+            idle = not s.local(c, lower)
             for d in moves_from(self.board, a, piv):
+                g = b.group_at.get(d)
+                falls = g is not None and lower >> g & 1 and b.falls(1 << c | 1 << b.groups[g][1]) >> c & 1
+                if idle and falls:
+                    keep.append(d)  # a token without work may fall, as an escort may
+                    continue
                 if not BIT[d] & occ4[i][1]:
                     continue
-                g = b.group_at.get(d)
-                if g is not None and lower >> g & 1 and b.falls(1 << c | 1 << b.groups[g][1]) >> c & 1:
+                if falls:
                     continue  # it would fall
                 keep.append(d)
             lists.append(keep)

@@ -837,6 +837,7 @@ typedef struct Search {
     long long ospent;        /* their search's nodes (oracle.Oracle.spent) */
     long long orefuted;      /* positions it refuted (oracle.Oracle.refuted) */
     int ocrit;       /* the classes worth asking about in the search under way (bits; see oracle_pick) */
+    int bask;        /* whether the workers' search asks at all (not with a fourth token: EscortSearch.ask) */
     int owake;  /* oracle.WAKE */
     int oslack, ospend, oask, oyield_after, oyield;  /* when to ask in the search under way (oracle_mode) */
     int oknobs[3][5];  /* oracle.knobs() for the workers' search with escorts [0], the carried one [1], and the
@@ -1054,6 +1055,7 @@ typedef struct {       /* one turn of the workers, for moving placements on */
     int lower;         /* the Lower tokens before the turn */
     int ca, cb;        /* the escorts' classes (-1: no escort A) */
     int fin, fin_row;  /* the worker whose last target falls now (-1: none), and its row when no escort hits it */
+    int work;          /* the workers with work before the turn (bits; the other is a fourth token's escort) */
     u128 zmask, killa, killb;
 } Turn;
 
@@ -1084,7 +1086,7 @@ static int fate(const Turn *tn, int a2, int b2, int *ra, u128 *rb) {
         dead[i] = DEAD[mask] >> cls[i] & 1;
     }
     for (int i = 0; i < tn->nw; i++)
-        if (dead[i] && i != tn->fin) return 0;
+        if (dead[i] && i != tn->fin && (tn->work >> i & 1)) return 0;
     if (tn->fin >= 0) *ra = dead[tn->fin] ? GONE : tn->to[tn->fin];
     else *ra = ia < 0 || dead[ia] ? GONE : a2;
     *rb = ib < 0 || dead[ib] ? GBIT : b->bit[b2];
@@ -1360,6 +1362,7 @@ static int bel_turn(const Search *se, const unsigned char *wk, int nw, int lower
     tn->fin = -1;
     tn->fin_row = GONE;
     tn->zmask = 0;
+    tn->work = 0;
     *nn = 0;
     for (int i = 0; i < nw; i++) {
         int c = wk[i] >> 6, alive = 0;
@@ -1368,9 +1371,12 @@ static int bel_turn(const Search *se, const unsigned char *wk, int nw, int lower
         tn->cls[i] = c;
         tn->zmask |= b->bit[to[i]];
         for (int j = 0; j < k; j++) alive |= left[j] == (unsigned char)(c << 6 | to[i]);
+        if (b->local[c][lower]) tn->work |= 1 << i;
         if (b->local[c][*nl]) {
             if (!alive) return 0;
             nwk[(*nn)++] = (unsigned char)(c << 6 | to[i]);
+        } else if (!b->local[c][lower]) {  /* a token without work tracked as a worker: lives on where alive */
+            if (alive) nwk[(*nn)++] = (unsigned char)(c << 6 | to[i]);
         } else if (*nl) {
             tn->fin = i;
             tn->fin_row = alive ? to[i] : GONE;
@@ -1654,7 +1660,7 @@ static int bdfs(Search *se, const unsigned char *wk, int nw, int lower, const Be
     if (se->timed && now() > se->deadline) return OUT_OF_TIME;
     /* what is known refuted: the parent took it out already, but for the first position */
     if (depth == se->bdepth0 && !bel_unrefuted(se, wk, nw, lower, budget, X)) return 0;
-    if (nw == 2 && se->otables[wk[0] >> 6] && depth - se->bdepth0 < se->oask) {  /* one escort: row GONE */
+    if (nw == 2 && se->bask && se->otables[wk[0] >> 6] && depth - se->bdepth0 < se->oask) {  /* one escort: GONE */
         u128 loose = X->used >> GONE & 1 ? X->row[GONE] : 0;
         for (int i = 0; i < 2; i++) {
             if (!(se->ocrit >> (wk[i] >> 6) & 1)) continue;
@@ -1676,9 +1682,12 @@ static int bdfs(Search *se, const unsigned char *wk, int nw, int lower, const Be
         nd = moves_from(b, a, piv[i], d);
         nlist[i] = 0;
         for (int e = 0; e < nd; e++) {
-            int g = b->group_at[d[e]];
-            if (!(b->bit[d[e]] & occ4[i][1])) continue;
-            if (g >= 0 && (lower >> g & 1) && (DEAD[1 << c | 1 << b->gsym[g]] >> c & 1)) continue;  /* it falls */
+            int g = b->group_at[d[e]], falls = g >= 0 && (lower >> g & 1) && (DEAD[1 << c | 1 << b->gsym[g]] >> c & 1);
+            if (falls && !b->local[c][lower]) {  /* a token without work may fall, as an escort may */
+                lists[i][nlist[i]++] = d[e];
+                continue;
+            }
+            if (!(b->bit[d[e]] & occ4[i][1]) || falls) continue;  /* (a worker would fall) */
             lists[i][nlist[i]++] = d[e];
         }
         if (!nlist[i]) break;
@@ -2448,13 +2457,30 @@ static int dfs(Search *se, const unsigned char *ups, int n, int lower, int budge
     long long first = ++se->nodes;
     if (se->timed && now() > se->deadline) return OUT_OF_TIME;
     u128 self = pack(ups, n, lower);
-    if (se->escorts && n <= 3) {  /* workers (one, or two of different classes) and escorts: their search */
-        int wi[2], nw = 0, es[2], ne = 0;
+    if (se->escorts && n <= 4) {  /* workers (one, or two of different classes) and escorts: their search */
+        int wi[2], nw = 0, es[3], ne = 0;
         for (int i = 0; i < n; i++) {
             if (!b->local[ups[i] >> 6][lower]) es[ne++] = i;
             else if (nw < 2) wi[nw++] = i;
         }
-        if (ne && nw && ne + nw == n && (nw == 1 || ups[wi[0]] >> 6 != ups[wi[1]] >> 6)) {
+        se->bask = n <= 3;
+        if (n == 4 && !(nw == 1 && ne == 3 && ups[es[0]] >> 6 == ups[es[1]] >> 6 && ups[es[1]] >> 6 == ups[es[2]] >> 6))
+            nw = 0;  /* four tokens: only one worker with three escorts of one class, below */
+        else if (n == 4) {
+            int near = 0;  /* one worker, three escorts of one class: the nearest tracked as a worker (Search._escorts) */
+            const int *d = b->frontd[ups[wi[0]] & 63];
+            for (int j = 1; j < 3; j++)
+                if (d[ups[es[j]] & 63] < d[ups[es[near]] & 63]) near = j;
+            wi[nw++] = es[near];
+            if (wi[1] < wi[0]) {
+                int t = wi[0];
+                wi[0] = wi[1];
+                wi[1] = t;
+            }
+            for (int j = near; j < 2; j++) es[j] = es[j + 1];
+            ne = 2;
+        }
+        if (ne && nw && ne <= 2 && ne + nw == n && (nw == 1 || ups[wi[0]] >> 6 != ups[wi[1]] >> 6)) {
             Bel X;
             unsigned char wk[2];
             X.used = 0;
@@ -2464,7 +2490,7 @@ static int dfs(Search *se, const unsigned char *ups, int n, int lower, int budge
             bel_or(&X, ne == 2 ? (ups[es[0]] & 63) : GONE, b->bit[ups[es[ne - 1]] & 63]);
             u128 *o4[4] = {(u128 *)occ + (size_t)wi[0] * S, nw == 2 ? (u128 *)occ + (size_t)wi[1] * S : NULL,
                            ne == 2 ? (u128 *)occ + (size_t)es[0] * S : NULL, (u128 *)occ + (size_t)es[ne - 1] * S};
-            if (nw == 2 && se->otables[wk[0] >> 6]) {
+            if (nw == 2 && se->bask && se->otables[wk[0] >> 6]) {
                 oracle_mode(se, 0);
                 int got = oracle_pick(se, ups, lower, budget);
                 if (got < 0) return got;
@@ -2787,6 +2813,7 @@ static Search *search_new(Board *b, int max_turns, double deadline, int *path, i
     se->max_turns = max_turns;
     se->escorts = escorts;
     se->carry = carry;
+    se->bask = 1;
     se->S = S;
     se->path = path;
     Relax *r = &se->rx;

@@ -18,9 +18,10 @@ position is dead when some Lower token has no predator left or none can reach it
 ``solve`` runs this search in C (``solver.c``, ``NativeSearch``: the same nodes, 30 to 70 times faster) when the
 core builds; ``Search`` is its Python twin, used with ``ROPASCI_NATIVE=0`` or without a compiler. Both search a
 position of workers (tokens with targets left: one, or two of different classes) and escorts (one or two, with
-none) over the workers' moves alone, the escorts as the set of placements those moves leave possible (``bdfs`` in
-C, ``escorts.py`` in Python; ``docs/puzzles.md``, "Workers with escorts"): the course's tours take hundredths of a
-second in C instead of seconds. ``ROPASCI_ESCORTS=0`` turns that off (joint moves only). Three workers, one of them
+none; or one worker beside three escorts of one class, one of them tracked as a worker) over the workers' moves
+alone, the escorts as the set of placements those moves leave possible (``bdfs`` in C, ``escorts.py`` in Python;
+``docs/puzzles.md``, "Workers with escorts"): the course's tours take hundredths of a second in C instead of
+seconds. ``ROPASCI_ESCORTS=0`` turns that off (joint moves only). Three workers, one of them
 alone in its class, are searched over two tokens' moves with that one carried as the set of its placements (``cdfs``
 in C, ``carried.py``; ``ROPASCI_CARRY=0`` turns it off): about half the time on the course's far, split and walls
 kinds, and a fifth of the positions where two workers share a class.
@@ -361,15 +362,23 @@ class Search:
                 es.append(i)
             elif len(wi) < 2:
                 wi.append(i)
+        e = self.escorts
+        e.ask = len(ups) <= 3
+        if len(ups) == 4:
+            if len(wi) != 1 or len(es) != 3 or len({ups[i] >> 6 for i in es}) != 1:
+                return None
+            # one worker and three escorts of one class: the escort nearest the worker is tracked as a worker
+            near = min(es, key=lambda i: (self.board.dist("front", 0, ups[wi[0]] & 63)[ups[i] & 63], i))
+            es.remove(near)
+            wi = sorted(wi + [near])
         if not es or not wi or len(es) + len(wi) < len(ups) or (len(wi) == 2 and ups[wi[0]] >> 6 == ups[wi[1]] >> 6):
             return None
-        e = self.escorts
         e.ca = ups[es[0]] >> 6 if len(es) == 2 else -1
         e.cb = ups[es[-1]] >> 6
         X = {ups[es[0]] & 63 if len(es) == 2 else GONE: BIT[ups[es[-1]] & 63]}
         occ4 = [occ[wi[0]], occ[wi[1]] if len(wi) == 2 else None, occ[es[0]] if len(es) == 2 else None, occ[es[-1]]]
         wk = tuple(ups[i] for i in wi)
-        if len(wk) == 2 and self.oracle is not None:
+        if len(wk) == 2 and self.oracle is not None and e.ask:
             self.oracle.mode(0)
             self.oracle.pick(ups, lower, budget)
         self.nodes -= 1  # counted there
@@ -418,7 +427,7 @@ class Search:
         self.check_deadline()
         b = self.board
         known = self.known
-        if self.escorts is not None and len(ups) <= 3:
+        if self.escorts is not None and len(ups) <= 4:
             got = self._escorts(ups, lower, budget, occ, path)
             if got is False:
                 self.effort[(ups, lower)] = min(self.nodes - first + 1, EFFORT_MAX)
