@@ -276,6 +276,56 @@ def test_the_c_core_tracks_an_escort_exactly_as_the_python_twin(monkeypatch):
         assert_twins(one_with_three(rng), monkeypatch, max_turns=6)
 
 
+def four_tokens(rng: random.Random) -> dict:
+    """Three Upper tokens of one symbol and one of another within 3 of the centre, each class with one or two
+    targets, up to 6 blocks: the joint search of four tokens, which asks about the lone one (``F_*``)."""
+    cells = [h for h in HEXES if max(abs(h[0]), abs(h[1]), abs(h[0] + h[1])) <= 3]
+    rng.shuffle(cells)
+    a, b = rng.sample("rps", 2)
+    ups = [a, a, a, b]
+    rng.shuffle(ups)
+    lows = [PREY[a]] * rng.randint(1, 2) + [PREY[b]] * rng.randint(1, 2)
+    blocks = rng.randint(0, 6)
+    return {"upper": [[s, *cells[i]] for i, s in enumerate(ups)],
+            "lower": [[s, *cells[4 + i]] for i, s in enumerate(lows)],
+            "block": [["", *cells[4 + len(lows) + i]] for i in range(blocks)]}
+
+
+@needs_c
+def test_the_c_core_asks_about_a_worker_beside_three_exactly_as_the_python_twin(monkeypatch):
+    """From the first position on (``oracle.WAKE`` 0, every worker asked about: ``F_SLACK`` 9): the same nodes,
+    relaxations, thresholds, bounds and questions in C and Python, the plans as short as without the oracle."""
+    monkeypatch.setattr(oracle, "WAKE", 0)
+    monkeypatch.setattr(oracle, "F_SLACK", 9)
+    rng = random.Random("oracle-four")
+    refuted = 0
+    for _ in range(12):
+        position = four_tokens(rng)
+        (c_turns, c_stats), (py_turns, py_stats) = both(position, monkeypatch, max_turns=6)
+        assert {k: c_stats[k] for k in COMPARED} == {k: py_stats[k] for k in COMPARED}
+        monkeypatch.setenv("ROPASCI_ORACLE", "0")
+        plain = solve(position, max_turns=6)
+        monkeypatch.delenv("ROPASCI_ORACLE")
+        assert (c_turns is None) == (py_turns is None) == (plain is None)
+        if c_turns is not None:
+            assert len(c_turns) == len(py_turns) == len(plain)
+            assert_solved(position, c_turns, len(plain))
+        refuted += c_stats["oracle"][3]
+    assert refuted > 0
+
+
+@needs_c
+def test_a_worker_beside_three_that_could_not_finish_alone_refutes_the_position():
+    """``four-11`` (``benchmarks/puzzle-positions/``: three papers with three rocks, a rock with two scissors): the
+    rock alone needs all 11 turns, so asking about it refutes most of the search (120,909 positions without)."""
+    four11 = json.loads((Path(__file__).parents[1] / "benchmarks/puzzle-positions/four-11.json").read_text())
+    stats: dict = {}
+    turns = solve(four11, stats=stats)
+    assert_solved(four11, turns, 11)
+    assert stats["bounds"]["proved"] == 11
+    assert stats["nodes"] < 20_000 and stats["oracle"][3] > 0
+
+
 # benchmarks/puzzles.py's pair-3x9-49: two rocks share five scissors, the scissors has four papers.
 TWINS = {"upper": [["r", 1, 3], ["s", -3, -1], ["r", 2, 2]],
          "lower": [["s", 3, -2], ["s", 3, -1], ["p", -2, 2], ["s", 3, -3], ["p", 4, -2], ["p", 2, -4], ["p", -3, 0],

@@ -18,8 +18,10 @@ could not. Answers are kept per placement of the others as an interval: refuted 
 smaller searches have taken more than ``SPEND`` nodes per position. The searches have their own settings
 (``mode``): the carried one also asks about workers with turns to spare, deeper, and stops while its questions refute
 too little (``C_YIELD``), which took its slowest position found from 17.5 s to 0.54 s; carried beside two workers of
-one class (``T_*``), it asks about W only (the only worker alone in its class) and never stops. ``solver.c`` does the
-same step for step;
+one class (``T_*``), it asks about W only (the only worker alone in its class) and never stops. The joint search of
+four tokens (``F_*``) asks about a tight worker alone in its class with the other three as its escorts
+(``allows_four``: that smaller puzzle is one worker and three escorts of one class). ``solver.c`` does the same step
+for step;
 ``ROPASCI_ORACLE=0`` turns it off.
 """
 from __future__ import annotations
@@ -41,12 +43,16 @@ C_SLACK, C_SPEND, C_ASK_DEPTH, C_YIELD_AFTER, C_YIELD = 3, 2, 10, 300, 80
 # The carried search with two workers of one class tracked asks about W alone, and W is nearly always what holds the
 # plan back there (its smaller puzzle 13 turns where the twins' is 6): it asks more and never yields
 T_SLACK, T_SPEND, T_ASK_DEPTH, T_YIELD_AFTER, T_YIELD = 3, 4, 10, 0, 0
+# The joint search of four tokens asks about a worker alone in its class with the other three as its escorts (the
+# smaller puzzle is one worker and three escorts of one class, "Workers with escorts"), tight workers only
+F_SLACK, F_SPEND, F_ASK_DEPTH, F_YIELD_AFTER, F_YIELD = 0, 4, 10, 300, 80
 
 
 def knobs() -> list[int]:
     """The settings above as ``ropasci_solve`` takes them."""
     return [WAKE, SLACK, SPEND, ASK_DEPTH, YIELD_AFTER, YIELD, C_SLACK, C_SPEND, C_ASK_DEPTH, C_YIELD_AFTER, C_YIELD,
-            T_SLACK, T_SPEND, T_ASK_DEPTH, T_YIELD_AFTER, T_YIELD]
+            T_SLACK, T_SPEND, T_ASK_DEPTH, T_YIELD_AFTER, T_YIELD,
+            F_SLACK, F_SPEND, F_ASK_DEPTH, F_YIELD_AFTER, F_YIELD]
 
 
 def prey(code: int) -> int:
@@ -65,15 +71,16 @@ class Oracle:
         self.known: dict = {}  # (class, hex, targets left, the others' hexes) -> [lb, ub]
         self.queries = 0  # smaller puzzles searched (answers not known before)
         self.critical = 0  # the classes worth asking about in the search under way (bits)
+        self.critical_four = 0  # ... in the joint search of four tokens from the root (pick_four)
         self.spent = 0  # nodes of the smaller puzzles' searches
         self.refuted = 0  # positions it refuted
         self.wake, *modes = knobs()
-        self.modes = (modes[:5], modes[5:10], modes[10:])
+        self.modes = (modes[:5], modes[5:10], modes[10:15], modes[15:])
         self.mode(0)
 
     def mode(self, k: int) -> None:
         """The settings for the search about to start: 0 the workers' search with escorts, 1 the carried one, 2 the
-        carried one with two workers of one class tracked."""
+        carried one with two workers of one class tracked, 3 the joint search of four tokens."""
         self.slack, self.spend, self.ask_depth, self.yield_after, self.yield_ = self.modes[k]
 
     def sub(self, c: int):
@@ -105,8 +112,7 @@ class Oracle:
                 open_ |= one
         if not open_:
             return False
-        if not eager and (self.search.nodes < self.wake or self.spent > self.spend * self.search.nodes
-                          or 0 < self.yield_after < self.queries and 100 * self.refuted < self.yield_ * self.queries):
+        if not eager and self.later():
             return True  # not yet, or asked too much for what it refutes here: the search goes on without it
         self.queries += 1
         s = self.sub(c)
@@ -137,6 +143,56 @@ class Oracle:
         for one in bits(open_):
             known.setdefault((c, x, sub, fixed, one), [0, FAR])[0] = turns + 1
         return False
+
+    def later(self) -> bool:
+        """Whether a question not at a search's start waits: before WAKE positions, while the smaller searches have
+        taken more than ``spend`` positions per position, or while asking refutes too little."""
+        return (self.search.nodes < self.wake or self.spent > self.spend * self.search.nodes
+                or 0 < self.yield_after < self.queries and 100 * self.refuted < self.yield_ * self.queries)
+
+    def allows_four(self, c: int, x: int, lower: int, others: tuple, turns: int, eager: bool) -> bool:
+        """``allows`` for the worker of class c on x beside three other tokens, on the hexes ``others``: one search of
+        its smaller puzzle (one worker, three escorts of one class: the search of workers with escorts), its answer
+        kept per placement as ``allows`` keeps them."""
+        sub = 0
+        for j, g in enumerate(self.search.board.targets[c]):
+            if lower >> g & 1:
+                sub |= 1 << j
+        key = (c, x, sub, tuple(sorted(others)))
+        got = self.known.get(key)
+        if got is not None and turns >= got[1]:
+            return True
+        if got is not None and turns < got[0]:
+            return False
+        if not eager and self.later():
+            return True
+        self.queries += 1
+        s = self.sub(c)
+        ups = tuple(sorted([c << 6 | x] + [prey(c) << 6 | h for h in others]))
+        before = s.nodes
+        occ = s.relax(ups, sub, turns)
+        found = occ is not None and s._dfs(ups, sub, turns, occ, [])
+        self.spent += s.nodes - before
+        got = self.known.setdefault(key, [0, FAR])
+        if found:
+            got[1] = turns
+        else:
+            got[0] = turns + 1
+        return found
+
+    def pick_four(self, ups: tuple, lower: int, budget: int) -> None:
+        """``pick`` for four tokens: the workers alone in their class that could not finish alone, the other three
+        where they are, with ``slack`` turns to spare."""
+        s = self.search
+        self.critical_four = 0
+        for i, u in enumerate(ups):
+            c = u >> 6
+            if not s.local(c, lower) or sum(v >> 6 == c for v in ups) > 1:
+                continue
+            t = budget - self.slack - 1
+            if t <= 0 or not self.allows_four(c, u & 63, lower, tuple(v & 63 for j, v in enumerate(ups) if j != i),
+                                              t, True):
+                self.critical_four |= 1 << c
 
     def pick(self, ups: tuple, lower: int, budget: int) -> None:
         """Before a search of several workers from ups (three tokens) with ``budget`` turns: the workers worth

@@ -840,8 +840,9 @@ typedef struct Search {
     int bask;        /* whether the workers' search asks at all (not with a fourth token: EscortSearch.ask) */
     int owake;  /* oracle.WAKE */
     int oslack, ospend, oask, oyield_after, oyield;  /* when to ask in the search under way (oracle_mode) */
-    int oknobs[3][5];  /* oracle.knobs() for the workers' search with escorts [0], the carried one [1], and the
-                        * carried one with two workers of one class tracked [2] */
+    int oknobs[4][5];  /* oracle.knobs() for the workers' search with escorts [0], the carried one [1], the carried
+                        * one with two workers of one class tracked [2] and the joint search of four tokens [3] */
+    int ocrit4;        /* the classes worth asking about in the joint search of four tokens (oracle_pick_four) */
 } Search;
 
 static double now(void) {
@@ -1537,6 +1538,32 @@ static int oracle_set(Pairs *t, u128 key, int lb, int ub) {  /* -1: keep that en
     return pairs_put(t, key, olb | (255 - oub) << 8);
 }
 
+/* Oracle.later: whether a question not at a search's start waits. */
+static int oracle_later(const Search *se) {
+    return se->nodes < se->owake || se->ospent > (long long)se->ospend * se->nodes
+           || (se->oyield_after && se->ocount > se->oyield_after && 100 * se->orefuted < se->oyield * se->ocount);
+}
+
+/* The search of class c's smaller puzzle (Oracle.sub), built on first use; NULL: out of memory. */
+static Search *oracle_sub(Search *se, int c) {
+    Search *s = se->sub[c];
+    if (!s) {
+        Board *sb = calloc(1, sizeof(Board));
+        int *path = malloc(sizeof(int) * (size_t)(se->max_turns + 2) * (1 + 2 * MAXK));
+        if (!sb || !path || !board_init(sb, se->otables[c])) {
+            free(sb);
+            free(path);
+            return NULL;
+        }
+        se->subb[c] = sb;
+        if (!(s = se->sub[c] = search_new(sb, se->max_turns, se->deadline, path, se->escorts, 0))) {
+            free(path);
+            return NULL;
+        }
+    }
+    return s;
+}
+
 /* Could the worker of class c on x remove its targets in `lower` within `turns`, with another token on `fixed` and
  * one more on any hex of `loose` (GBIT: or none) as its escorts (Oracle.allows)? Answered from what is known of each
  * placement, else by one search of the escorts' kind (bdfs) on the smaller puzzle's board over the placements not
@@ -1557,26 +1584,10 @@ static int oracle_allows(Search *se, int c, int x, int lower, int fixed, u128 lo
         if (turns >= lb) open |= one;
     }
     if (!open) return 0;
-    if (!eager && (se->nodes < se->owake || se->ospent > (long long)se->ospend * se->nodes
-                   || (se->oyield_after && se->ocount > se->oyield_after
-                       && 100 * se->orefuted < se->oyield * se->ocount)))
-        return 1;  /* not now, or it has refuted too little for what it asked */
+    if (!eager && oracle_later(se)) return 1;  /* not now, or it has refuted too little for what it asked */
     se->ocount++;
-    Search *s = se->sub[c];
-    if (!s) {
-        Board *sb = calloc(1, sizeof(Board));
-        int *path = malloc(sizeof(int) * (size_t)(se->max_turns + 2) * (1 + 2 * MAXK));
-        if (!sb || !path || !board_init(sb, se->otables[c])) {
-            free(sb);
-            free(path);
-            return NO_MEMORY;
-        }
-        se->subb[c] = sb;
-        if (!(s = se->sub[c] = search_new(sb, se->max_turns, se->deadline, path, se->escorts, 0))) {
-            free(path);
-            return NO_MEMORY;
-        }
-    }
+    Search *s = oracle_sub(se, c);
+    if (!s) return NO_MEMORY;
     const Board *sb = s->b;
     int p = (c + 2) % 3, n = 1, S = s->S;  /* p: the class c beats */
     Tok toks[3];
@@ -2451,6 +2462,67 @@ static void write_joint(const Search *se, const size_t *pstart, const size_t *ci
     }
 }
 
+static int dfs(Search *se, const unsigned char *ups, int n, int lower, int budget, const u128 *occ, int depth);
+
+/* Oracle.allows_four: could the worker of class c on x remove its targets in `lower` within `turns` beside three
+ * other tokens on the hexes hs, as its escorts? One search of its smaller puzzle (one worker and three escorts of one
+ * class: dfs hands it to bdfs), the answer kept per placement. 1 or 0; negative: out of time or memory. */
+static int oracle_four(Search *se, int c, int x, int lower, const int *hs, int turns, int eager) {
+    int sub = se->b->local[c][lower], h[3] = {hs[0], hs[1], hs[2]};
+    for (int i = 1; i < 3; i++)
+        for (int j = i; j > 0 && h[j] < h[j - 1]; j--) {
+            int t = h[j];
+            h[j] = h[j - 1];
+            h[j - 1] = t;
+        }
+    u128 key = oracle_key(c, x, sub, h[0], h[1]) | (u128)h[2] << 31 | (u128)1 << 38;
+    size_t slot = pairs_slot(&se->oknown, key);
+    if (se->oknown.k[slot]) {
+        int v = se->oknown.v[slot], lb = v & 255, ub = 255 - (v >> 8 & 255);
+        if (turns >= ub) return 1;
+        if (turns < lb) return 0;
+    }
+    if (!eager && oracle_later(se)) return 1;
+    se->ocount++;
+    Search *s = oracle_sub(se, c);
+    if (!s) return NO_MEMORY;
+    int p = (c + 2) % 3;
+    unsigned char ups[4];
+    ups[0] = (unsigned char)(c << 6 | x);
+    for (int i = 0; i < 3; i++) ups[1 + i] = (unsigned char)(p << 6 | h[i]);
+    if (ups[0] > ups[1]) {  /* sorted: the escorts are, and the worker goes before or after them all */
+        memmove(ups, ups + 1, 3);
+        ups[3] = (unsigned char)(c << 6 | x);
+    }
+    long long before = s->nodes;
+    int ok = relax(s, ups, 4, sub, turns, NULL, s->occ);
+    if (ok > 0) ok = dfs(s, ups, 4, sub, turns, s->occ, 0);
+    se->ospent += s->nodes - before;
+    if (ok < 0) return ok;
+    if (!oracle_set(&se->oknown, key, ok ? -1 : turns + 1, ok ? turns : -1)) return NO_MEMORY;
+    return ok;
+}
+
+/* Oracle.pick_four: at the root of a turn count of four tokens, the workers alone in their class that could not
+ * finish alone with the other three where they are, with oslack turns to spare. 0, or negative. */
+static int oracle_pick_four(Search *se, const unsigned char *ups, int lower, int budget) {
+    se->ocrit4 = 0;
+    for (int i = 0; i < 4; i++) {
+        int c = ups[i] >> 6, hs[3], k = 0, lone = 1;
+        for (int j = 0; j < 4; j++)
+            if (j != i) {
+                lone &= ups[j] >> 6 != c;
+                hs[k++] = ups[j] & 63;
+            }
+        if (!lone || !se->b->local[c][lower] || !se->otables[c]) continue;
+        int t = budget - se->oslack - 1;
+        int got = t <= 0 ? 0 : oracle_four(se, c, ups[i] & 63, lower, hs, t, 1);
+        if (got < 0) return got;
+        if (!got) se->ocrit4 |= 1 << c;
+    }
+    return 0;
+}
+
 static int dfs(Search *se, const unsigned char *ups, int n, int lower, int budget, const u128 *occ, int depth) {
     const Board *b = se->b;
     int S = se->S;
@@ -2548,6 +2620,25 @@ static int dfs(Search *se, const unsigned char *ups, int n, int lower, int budge
         if (!put(&se->known, self, budget + 1)) return NO_MEMORY;
         put_effort(&se->known, self, se->nodes - first + 1);
         return 0;
+    }
+    if (n == 4 && (se->otables[0] || se->otables[1] || se->otables[2])) {  /* Search._four_allowed */
+        oracle_mode(se, 3);
+        if (depth == 0) {
+            int got = oracle_pick_four(se, ups, lower, budget);
+            if (got < 0) return got;
+        }
+        for (int i = 0; i < 4 && depth < se->oask; i++) {
+            if (!(se->ocrit4 >> (ups[i] >> 6) & 1)) continue;
+            int hs[3], k = 0;
+            for (int j = 0; j < 4; j++)
+                if (j != i) hs[k++] = ups[j] & 63;
+            int got = oracle_four(se, ups[i] >> 6, ups[i] & 63, lower, hs, budget, depth == 0);
+            if (got < 0) return got;
+            if (!got) {
+                se->orefuted++;
+                return put(&se->known, self, budget + 1) ? 0 : NO_MEMORY;
+            }
+        }
     }
     /* Each token's moves (Board.moves), kept when the relaxation allows them at time 1. */
     int lists[MAXK][18], nlist[MAXK];
@@ -2907,7 +2998,7 @@ int ropasci_solve(const int *tables, int n, const int *ups_in, int max_turns, do
     if (!b || !board_init(b, tables) || !(se = search_new(b, max_turns, deadline, path, escorts, carry))) goto done;
     for (int c = 0; c < 3; c++) se->otables[c] = oracle ? oracle[c] : NULL;
     se->owake = knobs[0];
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < 4; k++)
         for (int j = 0; j < 5; j++) se->oknobs[k][j] = knobs[1 + 5 * k + j];
     oracle_mode(se, 0);  /* as Oracle.__init__ */
     lower = (1 << b->ng) - 1;
@@ -2919,6 +3010,7 @@ int ropasci_solve(const int *tables, int n, const int *ups_in, int max_turns, do
     result = FOUND_NONE;
     while (turns <= max_turns) {
         se->thresholds++;
+        se->ocrit4 = 0;
         int ok = relax(se, ups, n, lower, turns, NULL, se->occ);
         if (ok < 0) {
             result = ok;

@@ -181,6 +181,7 @@ class Search:
         self._left: dict = {}  # Lower tokens left -> each class's remaining target hexes
         self.nodes = self.relaxations = self.thresholds = 0
         self.max_turns = 0
+        self.root = 0  # the turn count under way (run)
         # Workers with escorts searched as such, as the C core does (ROPASCI_ESCORTS=0: joint moves only).
         self.escorts = EscortSearch(self) if os.environ.get("ROPASCI_ESCORTS", "1") != "0" else None
         # Three workers of three classes searched with one carried as a set (``carried.py``; ROPASCI_CARRY=0: not).
@@ -342,6 +343,9 @@ class Search:
         self.max_turns = max_turns
         while turns <= max_turns:
             self.thresholds += 1
+            self.root = turns  # the depth of a position is root - its budget
+            if self.oracle is not None:
+                self.oracle.critical_four = 0
             occ = self.relax(ups, lower, turns)
             if occ is not None:
                 self.bounds.setdefault("relaxation", turns)
@@ -420,6 +424,23 @@ class Search:
         self.known[(ups, lower)] = budget + 1
         return False
 
+    def _four_allowed(self, ups: tuple, lower: int, budget: int) -> bool:
+        """The oracle in the joint search of four tokens (``Oracle.pick_four`` at the root of each turn count, then in
+        its first turns): whether each tight worker alone in its class could finish with the other three where they
+        are."""
+        o = self.oracle
+        depth = self.root - budget
+        o.mode(3)
+        if depth == 0:
+            o.pick_four(ups, lower, budget)
+        if depth >= o.ask_depth:
+            return True
+        for i, u in enumerate(ups):
+            if o.critical_four >> (u >> 6) & 1 and not o.allows_four(
+                    u >> 6, u & 63, lower, tuple(v & 63 for j, v in enumerate(ups) if j != i), budget, depth == 0):
+                return False
+        return True
+
     def _dfs(self, ups: tuple, lower: int, budget: int, occ, path: list) -> bool:
         """Is there a plan of ``budget`` turns from here? ``occ``: the relaxation's per-token hex sets."""
         self.nodes += 1
@@ -439,6 +460,11 @@ class Search:
                 self.effort[(ups, lower)] = min(self.nodes - first + 1, EFFORT_MAX)
             if got is not None:
                 return got
+        if (len(ups) == 4 and self.oracle is not None and sum(map(bool, b.targets)) > 1
+                and not self._four_allowed(ups, lower, budget)):
+            self.oracle.refuted += 1
+            known[(ups, lower)] = budget + 1
+            return False
         occupied = {u & 63 for u in ups}
         lists = []
         for i, u in enumerate(ups):
@@ -576,7 +602,7 @@ class NativeSearch:
         got = self.lib.ropasci_solve((ctypes.c_int * len(tables))(*tables), len(ups), (ctypes.c_int * len(ups))(*ups),
                                      max_turns, 1e308 if self.deadline is None else self.deadline, stats, path,
                                      os.environ.get("ROPASCI_ESCORTS", "1") != "0",
-                                     os.environ.get("ROPASCI_CARRY", "1") != "0", oracle, (ctypes.c_int * 16)(*knobs()))
+                                     os.environ.get("ROPASCI_CARRY", "1") != "0", oracle, (ctypes.c_int * 21)(*knobs()))
         if got == -2:
             raise MemoryError("the puzzle solver's C core ran out of memory")
         if got == -3:
