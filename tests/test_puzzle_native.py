@@ -80,6 +80,13 @@ def test_the_c_core_solves_the_whole_library_optimally_and_fast():
         assert stats["seconds"] < 1, entry["name"]
 
 
+def laid_out(cells: list, ups: list, lows: list, blocks: int) -> dict:
+    """A position: the Upper tokens ``ups`` (symbols) on the first of ``cells``, then the Lower ones, then blocks."""
+    return {"upper": [[s, *cells[i]] for i, s in enumerate(ups)],
+            "lower": [[s, *cells[len(ups) + i]] for i, s in enumerate(lows)],
+            "block": [["", *cells[len(ups) + len(lows) + i]] for i in range(blocks)]}
+
+
 def random_position(rng: random.Random, n_upper: int) -> dict:
     """Within 3 of the centre: n_upper Upper tokens of any symbols, 1-3 Lower tokens, 0-4 blocks."""
     cells = [h for h in HEXES if max(abs(h[0]), abs(h[1]), abs(h[0] + h[1])) <= 3]
@@ -87,9 +94,7 @@ def random_position(rng: random.Random, n_upper: int) -> dict:
     ups = [rng.choice("rps") for _ in range(n_upper)]
     lows = [PREY[rng.choice(ups)] if rng.random() < 0.8 else rng.choice("rps") for _ in range(rng.randint(1, 3))]
     blocks = rng.randint(0, 4)
-    return {"upper": [[s, *cells[i]] for i, s in enumerate(ups)],
-            "lower": [[s, *cells[n_upper + i]] for i, s in enumerate(lows)],
-            "block": [["", *cells[n_upper + len(lows) + i]] for i in range(blocks)]}
+    return laid_out(cells, ups, lows, blocks)
 
 
 @needs_c
@@ -202,9 +207,7 @@ def three_workers(rng: random.Random) -> dict:
     if rng.random() < 0.3:
         lows.append(rng.choice("rps"))
     blocks = rng.randint(0, 12)
-    return {"upper": [[s, *cells[i]] for i, s in enumerate(ups)],
-            "lower": [[s, *cells[3 + i]] for i, s in enumerate(lows)],
-            "block": [["", *cells[3 + len(lows) + i]] for i in range(blocks)]}
+    return laid_out(cells, ups, lows, blocks)
 
 
 def assert_as_short_as_joint(positions, flag: str, max_turns: int, monkeypatch) -> None:
@@ -258,9 +261,7 @@ def one_with_three(rng: random.Random) -> dict:
     rng.shuffle(ups)
     lows = [PREY[b]] * rng.randint(1, 3) + ([PREY[a]] if rng.random() < 0.3 else [])
     blocks = rng.randint(0, 10)
-    return {"upper": [[s, *cells[i]] for i, s in enumerate(ups)],
-            "lower": [[s, *cells[4 + i]] for i, s in enumerate(lows)],
-            "block": [["", *cells[4 + len(lows) + i]] for i in range(blocks)]}
+    return laid_out(cells, ups, lows, blocks)
 
 
 @needs_c
@@ -286,9 +287,7 @@ def four_tokens(rng: random.Random) -> dict:
     rng.shuffle(ups)
     lows = [PREY[a]] * rng.randint(1, 2) + [PREY[b]] * rng.randint(1, 2)
     blocks = rng.randint(0, 6)
-    return {"upper": [[s, *cells[i]] for i, s in enumerate(ups)],
-            "lower": [[s, *cells[4 + i]] for i, s in enumerate(lows)],
-            "block": [["", *cells[4 + len(lows) + i]] for i in range(blocks)]}
+    return laid_out(cells, ups, lows, blocks)
 
 
 @needs_c
@@ -354,9 +353,7 @@ def two_of_a_class(rng: random.Random) -> dict:
     if rng.random() < 0.3:
         lows.append(rng.choice("rps"))
     blocks = rng.randint(0, 12)
-    return {"upper": [[s, *cells[i]] for i, s in enumerate(ups)],
-            "lower": [[s, *cells[3 + i]] for i, s in enumerate(lows)],
-            "block": [["", *cells[3 + len(lows) + i]] for i in range(blocks)]}
+    return laid_out(cells, ups, lows, blocks)
 
 
 @needs_c
@@ -391,9 +388,7 @@ def two_workers(rng: random.Random) -> dict:
     ups = list("rps")
     rng.shuffle(ups)
     lows = [PREY[ups[0]]] * rng.randint(2, 3) + [PREY[ups[1]]] * rng.randint(2, 3)
-    return {"upper": [[s, *cells[i]] for i, s in enumerate(ups)],
-            "lower": [[s, *cells[3 + i]] for i, s in enumerate(lows)],
-            "block": [["", *cells[3 + len(lows) + i]] for i in range(rng.randint(0, 12))]}
+    return laid_out(cells, ups, lows, rng.randint(0, 12))
 
 
 @needs_c
@@ -489,9 +484,7 @@ def escorts_position(rng: random.Random) -> dict:
         cells[1], ups[1] = cells[0], ups[0]
     lows = [PREY[ups[0] if rng.random() < 0.6 else rng.choice(ups)] for _ in range(rng.randint(1, 5))]
     blocks = rng.randint(0, 10)
-    return {"upper": [[s, *cells[i]] for i, s in enumerate(ups)],
-            "lower": [[s, *cells[len(ups) + i]] for i, s in enumerate(lows)],
-            "block": [["", *cells[len(ups) + len(lows) + i]] for i in range(blocks)]}
+    return laid_out(cells, ups, lows, blocks)
 
 
 @needs_c
