@@ -251,43 +251,30 @@ def test_one_worker_with_three_escorts_of_one_class_tracks_one_of_them(monkeypat
     assert len(assert_twins(FOUR, monkeypatch)) == 8
 
 
-def one_with_three(rng: random.Random) -> dict:
-    """Three Upper tokens of one symbol and one of another anywhere; the lone one has one to three targets, the three
-    sometimes one (then they are workers until it falls); up to 10 blocks."""
-    cells = list(HEXES)
+def kin(rng: random.Random, cells: list, count: int, mine: int, theirs: int, odd: float, blocks: int) -> dict:
+    """``count`` Upper tokens of one symbol and one of another on ``cells`` (shuffled here): the lone one with 1 to
+    ``theirs`` targets, the others with up to ``mine`` (at least one if ``mine``), with probability ``odd`` a Lower
+    token of any symbol more, up to ``blocks`` blocks."""
     rng.shuffle(cells)
     a, b = rng.sample("rps", 2)
-    ups = [a, a, a, b]
+    ups = [a] * count + [b]
     rng.shuffle(ups)
-    lows = [PREY[b]] * rng.randint(1, 3) + ([PREY[a]] if rng.random() < 0.3 else [])
-    blocks = rng.randint(0, 10)
-    return laid_out(cells, ups, lows, blocks)
+    lows = [PREY[a]] * (rng.randint(1, mine) if mine else 0) + [PREY[b]] * rng.randint(1, theirs)
+    if rng.random() < odd:
+        lows.append(rng.choice("rps"))
+    return laid_out(cells, ups, lows, rng.randint(0, blocks))
 
 
-@needs_c
-def test_tracking_an_escort_finds_plans_as_short_as_the_joint_search(monkeypatch):
-    rng = random.Random("one-with-three")
-    assert_as_short_as_joint([one_with_three(rng) for _ in range(80)], "ROPASCI_ESCORTS", 8, monkeypatch)
-
-
-@needs_c
-def test_the_c_core_tracks_an_escort_exactly_as_the_python_twin(monkeypatch):
-    rng = random.Random("one-with-three-twins")
-    for _ in range(15):
-        assert_twins(one_with_three(rng), monkeypatch, max_turns=6)
+def one_with_three(rng: random.Random) -> dict:
+    """Three Upper tokens of one symbol with nothing to do (but where a Lower token more is theirs) and one of another
+    with one to three targets, anywhere, up to 10 blocks."""
+    return kin(rng, list(HEXES), 3, 0, 3, 0.3, 10)
 
 
 def four_tokens(rng: random.Random) -> dict:
     """Three Upper tokens of one symbol and one of another within 3 of the centre, each class with one or two
     targets, up to 6 blocks: the joint search of four tokens, which asks about the lone one (``F_*``)."""
-    cells = [h for h in HEXES if max(abs(h[0]), abs(h[1]), abs(h[0] + h[1])) <= 3]
-    rng.shuffle(cells)
-    a, b = rng.sample("rps", 2)
-    ups = [a, a, a, b]
-    rng.shuffle(ups)
-    lows = [PREY[a]] * rng.randint(1, 2) + [PREY[b]] * rng.randint(1, 2)
-    blocks = rng.randint(0, 6)
-    return laid_out(cells, ups, lows, blocks)
+    return kin(rng, [h for h in HEXES if max(abs(h[0]), abs(h[1]), abs(h[0] + h[1])) <= 3], 3, 2, 2, 0, 6)
 
 
 @needs_c
@@ -297,20 +284,7 @@ def test_the_c_core_asks_about_a_worker_beside_three_exactly_as_the_python_twin(
     monkeypatch.setattr(oracle, "WAKE", 0)
     monkeypatch.setattr(oracle, "F_SLACK", 9)
     rng = random.Random("oracle-four")
-    refuted = 0
-    for _ in range(12):
-        position = four_tokens(rng)
-        (c_turns, c_stats), (py_turns, py_stats) = both(position, monkeypatch, max_turns=6)
-        assert {k: c_stats[k] for k in COMPARED} == {k: py_stats[k] for k in COMPARED}
-        monkeypatch.setenv("ROPASCI_ORACLE", "0")
-        plain = solve(position, max_turns=6)
-        monkeypatch.delenv("ROPASCI_ORACLE")
-        assert (c_turns is None) == (py_turns is None) == (plain is None)
-        if c_turns is not None:
-            assert len(c_turns) == len(py_turns) == len(plain)
-            assert_solved(position, c_turns, len(plain))
-        refuted += c_stats["oracle"][3]
-    assert refuted > 0
+    assert oracle_twins([four_tokens(rng) for _ in range(12)], monkeypatch, 6) > 0
 
 
 @needs_c
@@ -344,29 +318,27 @@ def test_two_workers_of_one_class_are_tracked_with_the_third_carried(monkeypatch
 def two_of_a_class(rng: random.Random) -> dict:
     """Two tokens of one class and one of another anywhere, each class with one to four targets (and sometimes a
     Lower token of any symbol more), up to 12 blocks: the lone one is carried, the two of a class tracked."""
-    cells = list(HEXES)
-    rng.shuffle(cells)
-    a, b = rng.sample("rps", 2)
-    ups = [a, a, b]
-    rng.shuffle(ups)
-    lows = [PREY[a]] * rng.randint(1, 4) + [PREY[b]] * rng.randint(1, 4)
-    if rng.random() < 0.3:
-        lows.append(rng.choice("rps"))
-    blocks = rng.randint(0, 12)
-    return laid_out(cells, ups, lows, blocks)
+    return kin(rng, list(HEXES), 2, 4, 4, 0.3, 12)
 
 
 @needs_c
-def test_carrying_beside_two_of_a_class_finds_plans_as_short_as_the_joint_search(monkeypatch):
-    rng = random.Random("carried-beside-two")
-    assert_as_short_as_joint([two_of_a_class(rng) for _ in range(120)], "ROPASCI_CARRY", 10, monkeypatch)
+@pytest.mark.parametrize("make, flag, count, max_turns", [(one_with_three, "ROPASCI_ESCORTS", 80, 8),
+                                                          (two_of_a_class, "ROPASCI_CARRY", 120, 10)],
+                         ids=["one-with-three", "two-of-a-class"])
+def test_kin_positions_find_plans_as_short_as_the_joint_search(make, flag, count, max_turns, monkeypatch):
+    """One worker beside three escorts of a class (the workers' search tracks one) and two workers of a class beside
+    a third (the carried search carries the third): as short as the joint search (``flag`` 0)."""
+    rng = random.Random(make.__name__)
+    assert_as_short_as_joint([make(rng) for _ in range(count)], flag, max_turns, monkeypatch)
 
 
 @needs_c
-def test_the_c_core_carries_beside_two_of_a_class_exactly_as_the_python_twin(monkeypatch):
-    rng = random.Random("carried-beside-two-twins")
-    for _ in range(25):
-        assert_twins(two_of_a_class(rng), monkeypatch, max_turns=7)
+@pytest.mark.parametrize("make, count, max_turns", [(one_with_three, 15, 6), (two_of_a_class, 25, 7)],
+                         ids=["one-with-three", "two-of-a-class"])
+def test_the_c_core_searches_kin_positions_exactly_as_the_python_twin(make, count, max_turns, monkeypatch):
+    rng = random.Random(f"{make.__name__}-twins")
+    for _ in range(count):
+        assert_twins(make(rng), monkeypatch, max_turns=max_turns)
 
 
 @needs_c
@@ -391,20 +363,15 @@ def two_workers(rng: random.Random) -> dict:
     return laid_out(cells, ups, lows, rng.randint(0, 12))
 
 
-@needs_c
-def test_the_c_core_asks_the_oracle_exactly_as_the_python_twin(monkeypatch):
-    """From the first position on (``oracle.WAKE`` 0): the same nodes, relaxations, thresholds, bounds and questions
-    to the oracle in C and Python, on random positions of three workers and of two workers with an escort; the
-    plans as short as without the oracle, and they replay."""
-    monkeypatch.setattr(oracle, "WAKE", 0)
-    rng = random.Random("oracle-twins")
+def oracle_twins(positions, monkeypatch, max_turns: int) -> int:
+    """The twins search each position alike, questions to the oracle included, and as short as without the oracle
+    (their plans replay): the positions the oracle refuted in all."""
     refuted = 0
-    for make in [three_workers] * 10 + [two_workers] * 10:
-        position = make(rng)
-        (c_turns, c_stats), (py_turns, py_stats) = both(position, monkeypatch, max_turns=8)
+    for position in positions:
+        (c_turns, c_stats), (py_turns, py_stats) = both(position, monkeypatch, max_turns=max_turns)
         assert {k: c_stats[k] for k in COMPARED} == {k: py_stats[k] for k in COMPARED}
         monkeypatch.setenv("ROPASCI_ORACLE", "0")
-        plain = solve(position, max_turns=8)
+        plain = solve(position, max_turns=max_turns)
         monkeypatch.delenv("ROPASCI_ORACLE")
         assert (c_turns is None) == (py_turns is None) == (plain is None)
         if c_turns is not None:
@@ -412,6 +379,17 @@ def test_the_c_core_asks_the_oracle_exactly_as_the_python_twin(monkeypatch):
             assert_solved(position, c_turns, len(plain))
             assert_solved(position, py_turns, len(plain))
         refuted += c_stats["oracle"][3]
+    return refuted
+
+
+@needs_c
+def test_the_c_core_asks_the_oracle_exactly_as_the_python_twin(monkeypatch):
+    """From the first position on (``oracle.WAKE`` 0): the same nodes, relaxations, thresholds, bounds and questions
+    to the oracle in C and Python, on random positions of three workers and of two workers with an escort; the
+    plans as short as without the oracle, and they replay."""
+    monkeypatch.setattr(oracle, "WAKE", 0)
+    rng = random.Random("oracle-twins")
+    refuted = oracle_twins([make(rng) for make in [three_workers] * 10 + [two_workers] * 10], monkeypatch, 8)
     assert refuted > 0
 
 
