@@ -21,9 +21,9 @@ wall-clock time; "lower bound" is the bound the iterative deepening proved, whic
 Figures (``python benchmarks/puzzles.py --repeat 3``, C core, session 26's idle 2-core VM, as fast as sessions 24
 and 25's; other jobs inflate even CPU seconds here, up to sevenfold at load 5): under 1 s: 262/262; slowest:
 pair-3x9-7 0.35 s, split-3x9-21 0.28 s, split-3x9-11 0.22 s, pair-3x9-8 0.21 s, split-3x9-30 0.21 s. The course
-groups but ``pair`` with ``--course-count 480`` and the files of ``benchmarks/puzzle-positions/`` (single runs;
-they hold the slowest found): with seven files 2,405 of 2,407, the worst four-11 3.75 s (four Upper tokens, 1.04 s
-since the oracle asks with four tokens), pair-15 1.95 s, then duo-3x9-420 0.66 s; four-10 (four tokens) 13.0 s; the
+groups but ``pair`` with ``--course-count 480`` and the eight files of ``benchmarks/puzzle-positions/`` (single
+runs; they hold the slowest found): 2,406 of 2,408, the worst four-10 12.25 s (four Upper tokens), pair-15 1.97 s,
+four-11 0.99 s (3.75 s before the oracle asked with four tokens), then duo-3x9-420 0.64 s; 3,068,243 positions; the
 first 4,500 of each of those groups (22,500 positions, ``--course-count 4500``) 22,490 (session 25), the worst
 walls-3x9-4142 1.94 s, duo-3x9-1303 1.85 s, split-3x9-2232 1.83 s; ``--groups pair-3x9 --course-count 1500``
 1,493 of 1,500, the worst pair-3x9-1076 1.88 s (``docs/puzzles.md``, "Where it is still slow").
