@@ -71,7 +71,7 @@ class Oracle:
         self.known: dict = {}  # (class, hex, targets left, the others' hexes) -> [lb, ub]
         self.queries = 0  # smaller puzzles searched (answers not known before)
         self.critical = 0  # the classes worth asking about in the search under way (bits)
-        self.critical_four = 0  # ... in the joint search of four tokens from the root (pick_four)
+        self.critical_four = 0  # ... in the joint search of four tokens from the root (pick)
         self.spent = 0  # nodes of the smaller puzzles' searches
         self.refuted = 0  # positions it refuted
         self.wake, *modes = knobs()
@@ -180,31 +180,20 @@ class Oracle:
             got[0] = turns + 1
         return found
 
-    def pick_four(self, ups: tuple, lower: int, budget: int) -> None:
-        """``pick`` for four tokens: the workers alone in their class that could not finish alone, the other three
-        where they are, with ``slack`` turns to spare."""
+    def pick(self, ups: tuple, lower: int, budget: int) -> int:
+        """Before a search of several workers from ups (three or four tokens) with ``budget`` turns: the classes (bits)
+        of the workers worth asking about, those alone in their class that could not finish alone, the others where
+        they are, with ``slack`` turns to spare. The others would seldom refute anything and each question costs a
+        search."""
         s = self.search
-        self.critical_four = 0
-        for i, u in enumerate(ups):
-            c = u >> 6
-            if not s.local(c, lower) or sum(v >> 6 == c for v in ups) > 1:
-                continue
-            t = budget - self.slack - 1
-            if t <= 0 or not self.allows_four(c, u & 63, lower, tuple(v & 63 for j, v in enumerate(ups) if j != i),
-                                              t, True):
-                self.critical_four |= 1 << c
-
-    def pick(self, ups: tuple, lower: int, budget: int) -> None:
-        """Before a search of several workers from ups (three tokens) with ``budget`` turns: the workers worth
-        asking about are those that could not finish alone, the other two where they are, with ``slack`` turns to
-        spare. The others would seldom refute anything and each question costs a search."""
-        s = self.search
-        self.critical = 0
+        critical = 0
         for i, u in enumerate(ups):
             c = u >> 6
             if not s.local(c, lower) or sum(v >> 6 == c for v in ups) > 1:  # not alone in its class: no smaller puzzle
                 continue
-            o = [v & 63 for j, v in enumerate(ups) if j != i]
+            o = tuple(v & 63 for j, v in enumerate(ups) if j != i)
             t = budget - self.slack - 1
-            if t <= 0 or not self.allows(c, u & 63, lower, o[0], BIT[o[1]], t, True):
-                self.critical |= 1 << c
+            if t <= 0 or not (self.allows(c, u & 63, lower, o[0], BIT[o[1]], t, True) if len(o) == 2
+                              else self.allows_four(c, u & 63, lower, o, t, True)):
+                critical |= 1 << c
+        return critical

@@ -842,7 +842,7 @@ typedef struct Search {
     int oslack, ospend, oask, oyield_after, oyield;  /* when to ask in the search under way (oracle_mode) */
     int oknobs[4][5];  /* oracle.knobs() for the workers' search with escorts [0], the carried one [1], the carried
                         * one with two workers of one class tracked [2] and the joint search of four tokens [3] */
-    int ocrit4;        /* the classes worth asking about in the joint search of four tokens (oracle_pick_four) */
+    int ocrit4;        /* the classes worth asking about in the joint search of four tokens (oracle_pick) */
 } Search;
 
 static double now(void) {
@@ -1643,21 +1643,67 @@ static void oracle_mode(Search *se, int k) {
     se->oyield = se->oknobs[k][4];
 }
 
-/* Before a search of several workers from ups (three tokens) with `budget` turns: the workers worth asking about
- * (oracle.pick). 0, or negative: out of time or memory. */
-static int oracle_pick(Search *se, const unsigned char *ups, int lower, int budget) {
-    se->ocrit = 0;
-    for (int i = 0; i < 3; i++) {
-        int c = ups[i] >> 6, o[2], k = 0;
-        if (!se->b->local[c][lower] || c == ups[(i + 1) % 3] >> 6 || c == ups[(i + 2) % 3] >> 6) continue;
-        for (int j = 0; j < 3; j++)
-            if (j != i) o[k++] = ups[j] & 63;
-        int t = budget - se->oslack - 1;
-        int got = t <= 0 ? 0 : oracle_allows(se, c, ups[i] & 63, lower, o[0], se->b->bit[o[1]], t, 1);
-        if (got < 0) return got;
-        if (!got) se->ocrit |= 1 << c;
+static int dfs(Search *se, const unsigned char *ups, int n, int lower, int budget, const u128 *occ, int depth);
+
+/* Oracle.allows_four: could the worker of class c on x remove its targets in `lower` within `turns` beside three
+ * other tokens on the hexes hs, as its escorts? One search of its smaller puzzle (one worker and three escorts of one
+ * class: dfs hands it to bdfs), the answer kept per placement. 1 or 0; negative: out of time or memory. */
+static int oracle_four(Search *se, int c, int x, int lower, const int *hs, int turns, int eager) {
+    int sub = se->b->local[c][lower], h[3] = {hs[0], hs[1], hs[2]};
+    for (int i = 1; i < 3; i++)
+        for (int j = i; j > 0 && h[j] < h[j - 1]; j--) {
+            int t = h[j];
+            h[j] = h[j - 1];
+            h[j - 1] = t;
+        }
+    u128 key = oracle_key(c, x, sub, h[0], h[1]) | (u128)h[2] << 31 | (u128)1 << 38;
+    size_t slot = pairs_slot(&se->oknown, key);
+    if (se->oknown.k[slot]) {
+        int v = se->oknown.v[slot], lb = v & 255, ub = 255 - (v >> 8 & 255);
+        if (turns >= ub) return 1;
+        if (turns < lb) return 0;
     }
-    return 0;
+    if (!eager && oracle_later(se)) return 1;
+    se->ocount++;
+    Search *s = oracle_sub(se, c);
+    if (!s) return NO_MEMORY;
+    int p = (c + 2) % 3;
+    unsigned char ups[4];
+    ups[0] = (unsigned char)(c << 6 | x);
+    for (int i = 0; i < 3; i++) ups[1 + i] = (unsigned char)(p << 6 | h[i]);
+    if (ups[0] > ups[1]) {  /* sorted: the escorts are, and the worker goes before or after them all */
+        memmove(ups, ups + 1, 3);
+        ups[3] = (unsigned char)(c << 6 | x);
+    }
+    long long before = s->nodes;
+    int ok = relax(s, ups, 4, sub, turns, NULL, s->occ);
+    if (ok > 0) ok = dfs(s, ups, 4, sub, turns, s->occ, 0);
+    se->ospent += s->nodes - before;
+    if (ok < 0) return ok;
+    if (!oracle_set(&se->oknown, key, ok ? -1 : turns + 1, ok ? turns : -1)) return NO_MEMORY;
+    return ok;
+}
+
+/* Before a search of several workers from ups (three or four tokens) with `budget` turns: the workers worth asking
+ * about (oracle.pick), as bits of their classes, or negative: out of time or memory. */
+static int oracle_pick(Search *se, const unsigned char *ups, int n, int lower, int budget) {
+    int crit = 0;
+    for (int i = 0; i < n; i++) {
+        int c = ups[i] >> 6, o[3], k = 0, lone = 1;
+        for (int j = 0; j < n; j++)
+            if (j != i) {
+                lone &= ups[j] >> 6 != c;
+                o[k++] = ups[j] & 63;
+            }
+        if (!se->b->local[c][lower] || !lone || !se->otables[c]) continue;
+        int t = budget - se->oslack - 1, got = 0;
+        if (t > 0)
+            got = n == 3 ? oracle_allows(se, c, ups[i] & 63, lower, o[0], se->b->bit[o[1]], t, 1)
+                         : oracle_four(se, c, ups[i] & 63, lower, o, t, 1);
+        if (got < 0) return got;
+        if (!got) crit |= 1 << c;
+    }
+    return crit;
 }
 
 static int bdfs(Search *se, const unsigned char *wk, int nw, int lower, const Bel *X0, int budget, u128 *const occ4[4],
@@ -2462,67 +2508,6 @@ static void write_joint(const Search *se, const size_t *pstart, const size_t *ci
     }
 }
 
-static int dfs(Search *se, const unsigned char *ups, int n, int lower, int budget, const u128 *occ, int depth);
-
-/* Oracle.allows_four: could the worker of class c on x remove its targets in `lower` within `turns` beside three
- * other tokens on the hexes hs, as its escorts? One search of its smaller puzzle (one worker and three escorts of one
- * class: dfs hands it to bdfs), the answer kept per placement. 1 or 0; negative: out of time or memory. */
-static int oracle_four(Search *se, int c, int x, int lower, const int *hs, int turns, int eager) {
-    int sub = se->b->local[c][lower], h[3] = {hs[0], hs[1], hs[2]};
-    for (int i = 1; i < 3; i++)
-        for (int j = i; j > 0 && h[j] < h[j - 1]; j--) {
-            int t = h[j];
-            h[j] = h[j - 1];
-            h[j - 1] = t;
-        }
-    u128 key = oracle_key(c, x, sub, h[0], h[1]) | (u128)h[2] << 31 | (u128)1 << 38;
-    size_t slot = pairs_slot(&se->oknown, key);
-    if (se->oknown.k[slot]) {
-        int v = se->oknown.v[slot], lb = v & 255, ub = 255 - (v >> 8 & 255);
-        if (turns >= ub) return 1;
-        if (turns < lb) return 0;
-    }
-    if (!eager && oracle_later(se)) return 1;
-    se->ocount++;
-    Search *s = oracle_sub(se, c);
-    if (!s) return NO_MEMORY;
-    int p = (c + 2) % 3;
-    unsigned char ups[4];
-    ups[0] = (unsigned char)(c << 6 | x);
-    for (int i = 0; i < 3; i++) ups[1 + i] = (unsigned char)(p << 6 | h[i]);
-    if (ups[0] > ups[1]) {  /* sorted: the escorts are, and the worker goes before or after them all */
-        memmove(ups, ups + 1, 3);
-        ups[3] = (unsigned char)(c << 6 | x);
-    }
-    long long before = s->nodes;
-    int ok = relax(s, ups, 4, sub, turns, NULL, s->occ);
-    if (ok > 0) ok = dfs(s, ups, 4, sub, turns, s->occ, 0);
-    se->ospent += s->nodes - before;
-    if (ok < 0) return ok;
-    if (!oracle_set(&se->oknown, key, ok ? -1 : turns + 1, ok ? turns : -1)) return NO_MEMORY;
-    return ok;
-}
-
-/* Oracle.pick_four: at the root of a turn count of four tokens, the workers alone in their class that could not
- * finish alone with the other three where they are, with oslack turns to spare. 0, or negative. */
-static int oracle_pick_four(Search *se, const unsigned char *ups, int lower, int budget) {
-    se->ocrit4 = 0;
-    for (int i = 0; i < 4; i++) {
-        int c = ups[i] >> 6, hs[3], k = 0, lone = 1;
-        for (int j = 0; j < 4; j++)
-            if (j != i) {
-                lone &= ups[j] >> 6 != c;
-                hs[k++] = ups[j] & 63;
-            }
-        if (!lone || !se->b->local[c][lower] || !se->otables[c]) continue;
-        int t = budget - se->oslack - 1;
-        int got = t <= 0 ? 0 : oracle_four(se, c, ups[i] & 63, lower, hs, t, 1);
-        if (got < 0) return got;
-        if (!got) se->ocrit4 |= 1 << c;
-    }
-    return 0;
-}
-
 static int dfs(Search *se, const unsigned char *ups, int n, int lower, int budget, const u128 *occ, int depth) {
     const Board *b = se->b;
     int S = se->S;
@@ -2564,8 +2549,9 @@ static int dfs(Search *se, const unsigned char *ups, int n, int lower, int budge
                            ne == 2 ? (u128 *)occ + (size_t)es[0] * S : NULL, (u128 *)occ + (size_t)es[ne - 1] * S};
             if (nw == 2 && se->bask && se->otables[wk[0] >> 6]) {
                 oracle_mode(se, 0);
-                int got = oracle_pick(se, ups, lower, budget);
+                int got = oracle_pick(se, ups, n, lower, budget);
                 if (got < 0) return got;
+                se->ocrit = got;
             }
             se->nodes--;  /* counted there */
             se->bdepth0 = depth;
@@ -2587,9 +2573,9 @@ static int dfs(Search *se, const unsigned char *ups, int n, int lower, int budge
         int w = lone[0], crit = 0;
         if (se->otables[ups[0] >> 6]) {
             oracle_mode(se, nlone == 3 ? 1 : 2);
-            int got = oracle_pick(se, ups, lower, budget);
+            int got = oracle_pick(se, ups, n, lower, budget);
             if (got < 0) return got;
-            crit = se->ocrit;
+            crit = se->ocrit = got;
         }
         for (int q = 1; q < nlone; q++) {  /* at most three targets, not asked about, the fewest targets */
             int i = lone[q], ni = __builtin_popcount(b->local[ups[i] >> 6][lower]);
@@ -2624,8 +2610,9 @@ static int dfs(Search *se, const unsigned char *ups, int n, int lower, int budge
     if (n == 4 && (se->otables[0] || se->otables[1] || se->otables[2])) {  /* Search._four_allowed */
         oracle_mode(se, 3);
         if (depth == 0) {
-            int got = oracle_pick_four(se, ups, lower, budget);
+            int got = oracle_pick(se, ups, n, lower, budget);
             if (got < 0) return got;
+            se->ocrit4 = got;
         }
         for (int i = 0; i < 4 && depth < se->oask; i++) {
             if (!(se->ocrit4 >> (ups[i] >> 6) & 1)) continue;

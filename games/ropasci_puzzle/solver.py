@@ -384,7 +384,7 @@ class Search:
         wk = tuple(ups[i] for i in wi)
         if len(wk) == 2 and self.oracle is not None and e.ask:
             self.oracle.mode(0)
-            self.oracle.pick(ups, lower, budget)
+            self.oracle.critical = self.oracle.pick(ups, lower, budget)
         self.nodes -= 1  # counted there
         if e.dfs(wk, lower, X, budget, occ4, 0):
             path.extend(reversed(e.record(wk, lower, X, 0)))
@@ -405,8 +405,7 @@ class Search:
         crit = 0
         if self.oracle is not None:
             self.oracle.mode(1 if len(lone) == 3 else 2)
-            self.oracle.pick(ups, lower, budget)
-            crit = self.oracle.critical
+            crit = self.oracle.critical = self.oracle.pick(ups, lower, budget)
         # W is alone in its class (two tokens of one class are tracked: they share their targets). Of three classes:
         # one with at most three targets (the fewer rows, the cheaper each step), then a worker the oracle need not
         # ask about (asking about W costs a question per placement), then the fewest targets
@@ -425,14 +424,14 @@ class Search:
         return False
 
     def _four_allowed(self, ups: tuple, lower: int, budget: int) -> bool:
-        """The oracle in the joint search of four tokens (``Oracle.pick_four`` at the root of each turn count, then in
+        """The oracle in the joint search of four tokens (``Oracle.pick`` at the root of each turn count, then in
         its first turns): whether each tight worker alone in its class could finish with the other three where they
         are."""
         o = self.oracle
         depth = self.root - budget
         o.mode(3)
         if depth == 0:
-            o.pick_four(ups, lower, budget)
+            o.critical_four = o.pick(ups, lower, budget)
         if depth >= o.ask_depth:
             return True
         for i, u in enumerate(ups):
