@@ -19,13 +19,13 @@ SHOT = "/tmp/ropasci-game-page-{}.png"
 MIN_TARGET = 24  # CSS px: WCAG 2.2's minimum target size
 
 
-def start(page, server, name, confirm=False, others="bot:random", first="me"):
+def start(page, server, name, confirm=False, others="bot:random", first="me", mine=0):
     """A game of ``name`` against random bots with the lobby's defaults, posted as its form would be; the
-    browser holds the first seat. ``confirm``: this browser's "Confirm moves" setting."""
+    browser holds the seat of index ``mine`` (the first). ``confirm``: this browser's "Confirm moves" setting."""
     page.goto(f"{server.url}/?game={name}")
     page.evaluate("v => localStorage.setItem('ropasci.confirm', v)", "1" if confirm else "0")
     seats = list(load_game(name).info.players)
-    fields = {"game": name, f"seat_{seats[0]}": first, **{f"seat_{s}": others for s in seats[1:]}}
+    fields = {"game": name, **{f"seat_{s}": first if i == mine else others for i, s in enumerate(seats)}}
     page.evaluate("""fields => {
         const lobby = document.querySelector('form[action="/games/new"]');
         const form = document.createElement('form');
@@ -73,6 +73,19 @@ def test_the_game_fits_one_screen_with_targets_to_tap(people, server, name):
         phone.emulate_media(color_scheme=scheme)
         phone.screenshot(path=SHOT.format(f"{name}-desktop-{scheme}"))
         check_one_screen(phone, name, f"desktop {scheme}")
+
+
+def test_a_table_of_six_keeps_the_move_controls_on_a_phones_first_screen(people, server):
+    """Poker's six seats fill the heading with names: on a phone they share lines, so that the player first to act
+    (fold, call, raise, all in: the most buttons) sees the board and every control without scrolling."""
+    phone = people(**PHONE)
+    start(phone, server, "poker", mine=3)  # p3 acts first before the flop (p0 deals, p1 and p2 post the blinds)
+    expect(phone.locator("#controls-title")).to_contain_text("Your move")
+    for label in ("Fold", "Call", "Raise", "All in"):
+        expect(phone.locator("[data-role=actions]").get_by_role("button", name=re.compile(label))).to_be_visible()
+    phone.screenshot(path=SHOT.format("poker-to-act-phone"))
+    check_one_screen(phone, "poker", "phone, to act")
+    expect(phone.locator(".players-line .seat-chip-label").first).to_have_text(re.compile(r"\S"))  # still there
 
 
 @pytest.mark.parametrize("name", ["tic_tac_toe", "connect_four"])
