@@ -39,6 +39,8 @@ def start(page, server, name, confirm=False, others="bot:random", first="me", mi
     }""", fields)
     page.wait_for_url(re.compile(r"/games/\w+$"))
     expect(page.locator("#conn-status")).to_have_text("live")
+    if first == "me":  # the socket's first view replaces the live parts once: a test that alters them waits
+        expect(page.locator("#game")).to_have_attribute("data-synced", "1")
     return seats
 
 
