@@ -1957,6 +1957,12 @@ static int bel_record(Search *se, int d0, const unsigned char *wk0, int nw0, int
 #define CARRY_LIMIT 2000000 /* refuted rows kept (as TABLE_LIMIT); the table starts afresh beyond */
 typedef struct CBel { int n, s[CROWS]; u128 m[CROWS]; } CBel;
 
+static inline void cb_copy(CBel *out, const CBel *X) {  /* the rows in use only: a whole set is 1.3 KB */
+    out->n = X->n;
+    memcpy(out->s, X->s, sizeof(int) * (size_t)X->n);
+    memcpy(out->m, X->m, sizeof(u128) * (size_t)X->n);
+}
+
 static inline void cb_or(CBel *X, int s, u128 v) {
     if (!v) return;
     for (int i = 0; i < X->n; i++)
@@ -2010,7 +2016,7 @@ static u128 lower_hexes(const Board *b, int lower) {
 /* The placements of X that give each tracked token's swing its pivot. */
 static void c_pivots(const Search *se, const unsigned char *tk, int n, const int *to, const CBel *X, CBel *out) {
     const Board *b = se->b;
-    *out = *X;
+    cb_copy(out, X);
     for (int i = 0; i < n; i++) {
         u128 need = pivots_needed(b, tk[i] & 63, to[i]);
         int other = 0;
@@ -2205,10 +2211,12 @@ static void c_estimate(const Search *se, const unsigned char *tk, int n, int lt,
     if (cb_row(Y, 0) < 0) {
         w = FAR;
         for (int r = 0; r < Y->n; r++)
-            for (u128 m = Y->m[r]; m; m &= m - 1) {
-                int x = bit_hex(b, m & -m), v = b->tour[se->cw][x << b->nt[se->cw] | Y->s[r]];
-                if (v < w) w = v;
-            }
+            for (int half = 0; half < 2; half++)  /* in 64-bit halves; no row holds GBIT here (W has targets) */
+                for (uint64_t h = (uint64_t)(Y->m[r] >> (64 * half)); h; h &= h - 1) {
+                    int x = b->hex_of[__builtin_ctzll(h) + 64 * half];
+                    int v = b->tour[se->cw][x << b->nt[se->cw] | Y->s[r]];
+                    if (v < w) w = v;
+                }
     }
     for (int r = 0; r < Y->n; r++) sure &= Y->s[r];
     if (!all) {
@@ -2224,7 +2232,7 @@ static void c_estimate(const Search *se, const unsigned char *tk, int n, int lt,
 typedef struct { int est, effort, sum, seq, nn, nlt, to[2]; unsigned char tk[2]; CBel Y; } CKid;
 
 static int ckid_cmp(const void *pa, const void *pb) {  /* as child_cmp: the hardest to refute first, then as bkid_cmp */
-    const CKid *x = pa, *y = pb;
+    const CKid *x = *(CKid *const *)pa, *y = *(CKid *const *)pb;  /* (pointers sorted: a kid is 1.3 KB) */
     if (x->est != y->est) return x->est < y->est ? -1 : 1;
     if (x->effort != y->effort) return x->effort > y->effort ? -1 : 1;
     if (x->sum != y->sum) return x->sum < y->sum ? -1 : 1;
@@ -2284,7 +2292,8 @@ static int cdfs(Search *se, const unsigned char *tk, int n, int lt, const CBel *
                 const u128 *occw, int depth) {
     const Board *b = se->b;
     int S = se->S;
-    CBel X = *X0;
+    CBel X;
+    cb_copy(&X, X0);
     long long first = ++se->nodes;
     if (se->timed && now() > se->deadline) return OUT_OF_TIME;
     if (depth == se->cdepth0 && !c_unrefuted(se, tk, n, lt, budget, &X)) return 0;  /* as in bdfs */
@@ -2314,7 +2323,7 @@ static int cdfs(Search *se, const unsigned char *tk, int n, int lt, const CBel *
     }
     u128 wlim = occw ? occw[1] | GBIT : GBIT;
     int nk = 0, cap = 64, result = 0;
-    CKid *kids = malloc(sizeof(CKid) * (size_t)cap);
+    CKid *kids = malloc(sizeof(CKid) * (size_t)cap), **order = NULL;
     if (!kids) return NO_MEMORY;
     for (int p = 0; p < nlist[0]; p++)
         for (int q = 0; q < (n == 2 ? nlist[1] : 1); q++) {
@@ -2359,13 +2368,19 @@ static int cdfs(Search *se, const unsigned char *tk, int n, int lt, const CBel *
                 k->to[0] = to[0];
                 k->to[1] = to[1];
                 memcpy(k->tk, x->tk, 2);
-                k->Y = x->Y;
+                cb_copy(&k->Y, &x->Y);
             }
         }
-    qsort(kids, (size_t)nk, sizeof(CKid), ckid_cmp);
+    order = malloc(sizeof(CKid *) * (size_t)(nk ? nk : 1));
+    if (!order) {
+        result = NO_MEMORY;
+        goto out;
+    }
+    for (int i = 0; i < nk; i++) order[i] = &kids[i];
+    qsort(order, (size_t)nk, sizeof(CKid *), ckid_cmp);
     u128 *cocc = se->occ + (size_t)(depth + 1) * MAXK * S;
     for (int i = 0; i < nk; i++) {
-        CKid *k = &kids[i];
+        CKid *k = order[i];
         if (!c_unrefuted(se, k->tk, k->nn, k->nlt, budget - 1, &k->Y)) continue;
         const u128 *init[3];
         int ni = 0, has_w;
@@ -2410,6 +2425,7 @@ static int cdfs(Search *se, const unsigned char *tk, int n, int lt, const CBel *
         if (!put(&se->ceffort, key, e < EFFORT_MAX ? (int)e : EFFORT_MAX)) result = NO_MEMORY;
     }
 out:
+    free(order);
     free(kids);
     return result;
 }
