@@ -10,7 +10,9 @@ L Lower scissors; the course's own kind, three Upper tokens and nine Lower: ``fa
 scissors in a corner with three targets each in the far half, ``tour-3x9``, a rock touring nine scissors with the
 paper and the scissors as its pivots, ``duo-3x9``, two tokens with five and four targets and the third as their
 pivot, ``split-3x9``, five, three and one target, ``walls-3x9``, three each among 8-16 blocks, and ``pair-3x9``, two
-tokens of one symbol and one of another, the Lower tokens the prey of any of them). ``--baseline``
+tokens of one symbol and one of another, the Lower tokens the prey of any of them); ``four-4x9``: four Upper tokens
+of any symbols and 3-9 Lower tokens, each the prey of one of them at random (a class may have none: its tokens are
+escorts), 0-8 blocks. ``--baseline``
 also runs a plain joint A* (every joint move, the classic bound "the farthest target from its nearest predator, two
 hexes a turn") with that time limit per position, for comparison. ``--files`` adds positions from course JSON files
 (group "files", named by file; ``benchmarks/puzzle-positions/`` holds the hardest found). "seconds" is the CPU time
@@ -27,6 +29,9 @@ four-11 0.99 s (3.75 s before the oracle asked with four tokens), then duo-3x9-4
 first 4,500 of each of those groups (22,500 positions, ``--course-count 4500``) 22,490 (session 25), the worst
 walls-3x9-4142 1.94 s, duo-3x9-1303 1.85 s, split-3x9-2232 1.83 s; ``--groups pair-3x9 --course-count 1500``
 1,493 of 1,500, the worst pair-3x9-1076 1.88 s (``docs/puzzles.md``, "Where it is still slow").
+Session 27's VM is about 2.1 times as slow: the default set with ``four-4x9`` 294/294, the slowest pair-3x9-7 0.75 s,
+four-4x9-28 0.69 s; ``--groups four-4x9 --course-count 600`` 587/600, the worst four-4x9-370 10.27 s, four-4x9-391
+8.15 s, four-4x9-131 5.55 s; ``--groups pair-3x9 --course-count 1500`` 1,480/1,500, the worst pair-3x9-1076 4.09 s.
 ``ROPASCI_ESCORTS=0`` times the joint search alone.
 """
 from __future__ import annotations
@@ -49,7 +54,8 @@ from games.ropasci_puzzle.solver import FAR, encode, predator, solve  # noqa: E4
 
 PREY = {"r": "s", "p": "r", "s": "p"}
 GROUPS = ("library", "mixed-2x4", "mixed-3x4", "mixed-3x6", "mixed-3x9", "same-3x9", "mixed-4x4", "mixed-4x6",
-          "far-3x9", "tour-3x9", "duo-3x9", "split-3x9", "walls-3x9", "pair-3x9")
+          "far-3x9", "tour-3x9", "duo-3x9", "split-3x9", "walls-3x9", "pair-3x9", "four-4x9")
+COURSE_KINDS = ("far", "tour", "duo", "split", "walls", "pair", "four")  # --course-count positions each
 CORNERS = ((4, -4), (4, 0), (0, 4), (-4, 4), (-4, 0), (0, -4))
 PER_GROUP = 8
 PER_COURSE_GROUP = 32  # the course's kinds: their hard positions are rarer (1 in 20 to 40 takes 0.5 s or more)
@@ -66,7 +72,13 @@ def random_position(rng: random.Random, group: str) -> dict:
     n_upper, n_lower = map(int, size.split("x"))
     cells = list(HEXES)
     rng.shuffle(cells)
-    if kind in ("far", "tour", "duo", "split", "walls", "pair"):
+    if kind == "four":
+        ups = [rng.choice("rps") for _ in range(n_upper)]
+        lows = [PREY[rng.choice(ups)] for _ in range(rng.randint(3, n_lower))]
+        return {"upper": [[s, *h] for s, h in zip(ups, cells)],
+                "lower": [[s, *h] for s, h in zip(lows, cells[n_upper:])],
+                "block": [["", *h] for h in cells[n_upper + len(lows):n_upper + len(lows) + rng.randint(0, 8)]]}
+    if kind in COURSE_KINDS:
         return course_position(rng, kind, cells)
     n_blocks = rng.randint(0, 8)
     symbols = ["r"] * n_upper if kind == "same" else rng.sample("rps", min(3, n_upper))
@@ -123,7 +135,7 @@ def test_set(groups, files=(), course_count: int = PER_COURSE_GROUP) -> list[tup
             out += [(group, e["name"], e["position"]) for e in library()]
             continue
         rng = random.Random(f"ropasci-puzzle-{group}")
-        count = course_count if group.startswith(("far-", "tour-", "duo-", "split-", "walls-", "pair-")) else PER_GROUP
+        count = course_count if group.split("-")[0] in COURSE_KINDS else PER_GROUP
         out += [(group, f"{group}-{i + 1}", random_position(rng, group)) for i in range(count)]
     return out
 
@@ -174,7 +186,7 @@ def main(argv=None) -> None:
                         help="solve each position N times and keep the least CPU time (other jobs on the machine "
                              "only ever add time)")
     parser.add_argument("--course-count", type=int, default=PER_COURSE_GROUP, metavar="N",
-                        help=f"positions in each course group (far, tour, duo, split, walls; default "
+                        help=f"positions in each course group ({', '.join(COURSE_KINDS)}; default "
                              f"{PER_COURSE_GROUP}; the first N of one seeded sequence, so a larger N adds positions)")
     args = parser.parse_args(argv)
     rows, by_group, all_times = [], {}, []
