@@ -356,6 +356,7 @@ static inline int low_bit_index(u128 b) {  /* b has one bit set */
 typedef struct { uint64_t w[8]; } Bits;
 
 static Bits HAS[MAXG]; /* HAS[j]: the target sets W that contain target j */
+static short LARGEST[MAXG + 1][NSET]; /* LARGEST[m]: the sets of m targets, the largest first (then by value) */
 
 static void init_has(void) {  /* solves may run at once in several threads: each stores the same whole words */
     for (int j = 0; j < MAXG; j++) {
@@ -365,6 +366,10 @@ static void init_has(void) {  /* solves may run at once in several threads: each
             if (v >> j & 1) h.w[v >> 6] |= (uint64_t)1 << (v & 63);
         HAS[j] = h;
     }
+    for (int m = 0; m <= MAXG; m++)
+        for (int pc = m, n = 0; pc >= 0; pc--)
+            for (int v = 0; v < (1 << m); v++)
+                if (__builtin_popcount(v) == pc) LARGEST[m][n++] = (short)v;
 }
 
 /* x (restricted to `mask`, or to its complement) shifted by 1 << j, down (right) or up. */
@@ -394,9 +399,8 @@ static Bits covered_by(unsigned char (*finals)[NSET], int nf, int skip, int m) {
     for (int f = 0; f < nf; f++) {
         if (f == skip || f == last) continue;
         int order[NSET], n = 0;
-        for (int pc = m; pc >= 0; pc--)  /* largest sets first: a subset of one already joined adds nothing */
-            for (int v = 0; v < (1 << m); v++)
-                if (finals[f][v] && __builtin_popcount(v) == pc) order[n++] = v;
+        for (int i = 0; i < (1 << m); i++)  /* largest sets first: a subset of one already joined adds nothing */
+            if (finals[f][LARGEST[m][i]]) order[n++] = LARGEST[m][i];
         Bits out;
         memset(&out, 0, sizeof out);
         int joined_sets[NSET], nj = 0;
