@@ -1229,33 +1229,44 @@ static void bel_move(const Turn *tn, const Bel *P0, Bel *out) {
  * puzzles): its escorts then move the same whatever its move (around its hex), and only those that land where it
  * lands fall. So bdfs moves each set of placements on once per position (Shared), not once per child: all of them
  * for its slides, those with an escort on y for its swings around y; a child's set is those moved on, less the
- * escorts that land on its hex (bel_land). */
+ * escorts that land on its hex (bel_land). So too beside a token without work of the escorts' class tracked (the
+ * smaller puzzles of four tokens): it battles none of them, and its swings want an escort on y1 as the worker's on y0.
+ * Returns the worker (0 or 1), or -1 when the set must be moved child by child. */
 static int bel_shared(const Turn *tn) {
-    return tn->nw == 1 && tn->fin < 0 && tn->ca == tn->cb && tn->ca == (tn->cls[0] + 2) % 3 && !tn->killa
-           && !tn->killb;
+    if (tn->fin >= 0 || tn->ca != tn->cb || tn->killa || tn->killb) return -1;
+    int x = tn->nw == 1 || tn->work == 1 ? 0 : tn->work == 2 ? 1 : -1;
+    if (x < 0 || tn->ca != (tn->cls[x] + 2) % 3 || (tn->nw == 2 && tn->cls[1 - x] != tn->ca)) return -1;
+    return x;
 }
 
+#define SHARED 16      /* sets moved on kept per position (the pivots (y0, y1) asked for); more are not kept */
 typedef struct {
-    int n, hex[7];     /* hex[i]: a pivot's hex, or -1 for the slides' (every placement) */
-    Bel moved[7];
+    int n, y0[SHARED], y1[SHARED];  /* a pivot's hex for each tracked token's swing, or -1: none needed */
+    Bel moved[SHARED], spare;
 } Shared;
 
-static const Bel *shared_moved(Shared *sh, const Turn *tn, const Bel *X, int y) {
+static const Bel *shared_moved(Shared *sh, const Turn *tn, const Bel *X, int y0, int y1) {
     for (int i = 0; i < sh->n; i++)
-        if (sh->hex[i] == y) return &sh->moved[i];
+        if (sh->y0[i] == y0 && sh->y1[i] == y1) return &sh->moved[i];
     Turn t0 = *tn;
     t0.zmask = 0;  /* no battle where the worker lands: bel_land's */
-    Bel P, *out = &sh->moved[sh->n];
-    sh->hex[sh->n++] = y;
-    if (y < 0) {
+    Bel P, *out = sh->n < SHARED ? &sh->moved[sh->n] : &sh->spare;
+    if (sh->n < SHARED) {
+        sh->y0[sh->n] = y0;
+        sh->y1[sh->n++] = y1;
+    }
+    if (y0 < 0 && y1 < 0) {
         bel_move(&t0, X, out);
         return out;
     }
-    u128 need = tn->se->b->bit[y];
+    const Board *b = tn->se->b;
     bel_copy(&P, X);
-    for (uint64_t u = P.used; u; u &= u - 1) {
+    for (uint64_t u = P.used; u; u &= u - 1) {  /* an escort on y0 and one on y1: A on one, B on the other */
         int a = __builtin_ctzll(u);
-        if (a != y) bel_and(&P, a, need);
+        u128 keep = ~(u128)0;
+        if (y0 >= 0 && a != y0) keep &= b->bit[y0];
+        if (y1 >= 0 && a != y1) keep &= b->bit[y1];
+        bel_and(&P, a, keep);
     }
     bel_move(&t0, &P, out);
     return out;
@@ -1786,12 +1797,19 @@ static int bdfs(Search *se, const unsigned char *wk, int nw, int lower, const Be
             }
             if (worst >= budget) continue;
             Bel *Y = &se->bkids[base + (size_t)nk];
-            if (bel_shared(&tn)) {
-                u128 need = pivots_needed(b, tn.from[0], to[0]);
+            int x = bel_shared(&tn);
+            if (x >= 0) {
+                u128 need[2] = {0, 0};  /* GBIT below: no pivot needed (bit_hex -1) */
+                for (int i = 0; i < nw; i++) {
+                    need[i] = pivots_needed(b, tn.from[i], to[i]);
+                    if (nw == 2 && (need[i] & b->bit[tn.from[1 - i]])) need[i] = 0;  /* the other is the pivot */
+                }
                 Y->used = 0;
-                if (!need) bel_land(b, shared_moved(&sh, &tn, X, -1), to[0], Y);
-                for (; need; need &= need - 1)
-                    bel_land(b, shared_moved(&sh, &tn, X, bit_hex(b, need & -need)), to[0], Y);
+                for (u128 n0 = need[0] ? need[0] : GBIT; n0; n0 &= n0 - 1)
+                    for (u128 n1 = need[1] ? need[1] : GBIT; n1; n1 &= n1 - 1) {
+                        const Bel *U = shared_moved(&sh, &tn, X, bit_hex(b, n0 & -n0), bit_hex(b, n1 & -n1));
+                        bel_land(b, U, to[x], Y);
+                    }
             } else {
                 bel_step(&tn, X, Y);
             }
