@@ -30,8 +30,10 @@ first 4,500 of each of those groups (22,500 positions, ``--course-count 4500``) 
 walls-3x9-4142 1.94 s, duo-3x9-1303 1.85 s, split-3x9-2232 1.83 s; ``--groups pair-3x9 --course-count 1500``
 1,493 of 1,500, the worst pair-3x9-1076 1.88 s (``docs/puzzles.md``, "Where it is still slow").
 Session 27's VM is about 2.1 times as slow: the default set with ``four-4x9`` 294/294, the slowest pair-3x9-7 0.75 s,
-four-4x9-28 0.69 s; ``--groups four-4x9 --course-count 600`` 587/600, the worst four-4x9-370 10.27 s, four-4x9-391
-8.15 s, four-4x9-131 5.55 s; ``--groups pair-3x9 --course-count 1500`` 1,480/1,500, the worst pair-3x9-1076 4.09 s.
+four-4x9-28 0.69 s; ``--groups four-4x9 --course-count 600`` 587/600 (69.5 s, after the four-token oracle's escorts
+were moved once per position 57.5 s), the worst four-4x9-391 8.47 s, four-4x9-370 5.58 s (10.27 s before), four-10
+16.8 s (35.1 s before); ``--groups pair-3x9 --course-count 1500`` 1,480/1,500, the worst near 4 s (pair-3x9-249,
+-1223, -1076; which is slowest changes run to run here).
 ``ROPASCI_ESCORTS=0`` times the joint search alone.
 """
 from __future__ import annotations
