@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from games.ropasci360.rules import HEXES
-from games.ropasci_puzzle import oracle
+from games.ropasci_puzzle import oracle, solver
 from games.ropasci_puzzle.position import EXAMPLE, library
 from games.ropasci_puzzle.solver import OutOfTime, native_core, solve
 from tests.test_ropasci_puzzle import replay, run_solve
@@ -285,6 +285,29 @@ def test_the_c_core_asks_about_a_worker_beside_three_exactly_as_the_python_twin(
     monkeypatch.setattr(oracle, "F_SLACK", 9)
     rng = random.Random("oracle-four")
     assert oracle_twins([four_tokens(rng) for _ in range(12)], monkeypatch, 6) > 0
+
+
+@needs_c
+def test_the_c_core_takes_children_in_rounds_exactly_as_the_python_twin(monkeypatch):
+    """Rounds of 1 position (``solver.ROUND_FIRST``) leave most children at depth 1 and take them up again: the
+    twins search alike, four tokens and three, and find plans as short as one child at a time to the end (0)."""
+    rng = random.Random("rounds")
+    positions = [four_tokens(rng) for _ in range(8)] + [random_position(rng, 3) for _ in range(8)]
+    monkeypatch.setattr(solver, "ROUND_FIRST", 0)
+    plain = []
+    for position in positions:
+        stats: dict = {}
+        plan = solve(position, max_turns=7, stats=stats)
+        plain.append((plan and len(plan), stats["nodes"]))
+    monkeypatch.setattr(solver, "ROUND_FIRST", 1)
+    searched = []
+    for position, (length, _) in zip(positions, plain):
+        plan = assert_twins(position, monkeypatch, max_turns=7)
+        assert (plan and len(plan)) == length
+        stats = {}
+        solve(position, max_turns=7, stats=stats)
+        searched.append(stats["nodes"])
+    assert searched != [nodes for _, nodes in plain]  # the rounds changed the search somewhere
 
 
 @needs_c

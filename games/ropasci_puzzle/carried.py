@@ -217,7 +217,7 @@ class CarrySearch:
         X = dict(X0)
         s_.nodes += 1
         first = s_.nodes
-        s_.check_deadline()
+        s_.check_limits()
         if depth == 0 and not self.unrefuted(tk, lt, budget, X):  # below, the parent took it out already
             return False
         if s_.oracle is not None and len(tk) == 2 and depth < s_.oracle.ask_depth \

@@ -321,7 +321,7 @@ class EscortSearch:
         ca = self.ca  # restored on the way out: a child whose worker finished has escort A
         s.nodes += 1
         first = s.nodes
-        s.check_deadline()
+        s.check_limits()
         if depth == 0 and not self.unrefuted(wk, lower, budget, X):  # below, the parent took it out already
             return False
         nw = len(wk)

@@ -8,6 +8,7 @@
  * shifts here too. Sets of targets are bits over a class's remaining targets (at most 9: 512 sets).
  */
 #define _POSIX_C_SOURCE 199309L /* clock_gettime under -std=c11 */
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +26,7 @@ typedef unsigned __int128 u128;
 #define MAXT 120      /* turns (solver.NATIVE_MAX_TURNS; the game allows 60) */
 #define TABLE_LIMIT 2000000 /* solver.TABLE_LIMIT: the table of bounds starts afresh beyond it, as in Python */
 
-enum { FOUND_NONE = 0, OUT_OF_TIME = -1, NO_MEMORY = -2, BROKEN = -3 };
+enum { FOUND_NONE = 0, OUT_OF_TIME = -1, NO_MEMORY = -2, BROKEN = -3, LEFT = -4 /* a round's positions spent */ };
 
 /* Symbols (as a bitmask 1 << code) that fall on a hex, by the mask of symbols there (solver.DEAD). */
 static const int DEAD[8] = {0, 0, 0, 1, 0, 4, 2, 7};
@@ -804,6 +805,8 @@ typedef struct Search {
     Table seen, landed;
     double deadline;
     int timed;       /* a deadline was given */
+    long long limit; /* nodes beyond which a position is left (LEFT) for a later round (solver.ROUND_FIRST) */
+    int round_first; /* the first round's positions per child at depth 1 (0: no rounds; the oracle's searches) */
     long long nodes, relaxations, thresholds;
     int max_turns, S;
     u128 *occ;       /* per depth: MAXK * S */
@@ -1730,6 +1733,7 @@ static int bdfs(Search *se, const unsigned char *wk, int nw, int lower, const Be
     int ca = se->ca;  /* restored on the way out: a child whose worker finished has escort A */
     long long first = ++se->nodes;
     if (se->timed && now() > se->deadline) return OUT_OF_TIME;
+    if (se->nodes > se->limit) return LEFT;
     /* what is known refuted: the parent took it out already, but for the first position */
     if (depth == se->bdepth0 && !bel_unrefuted(se, wk, nw, lower, budget, X)) return 0;
     if (nw == 2 && se->bask && se->otables[wk[0] >> 6] && depth - se->bdepth0 < se->oask) {  /* one escort: GONE */
@@ -2318,6 +2322,7 @@ static int cdfs(Search *se, const unsigned char *tk, int n, int lt, const CBel *
     cb_copy(&X, X0);
     long long first = ++se->nodes;
     if (se->timed && now() > se->deadline) return OUT_OF_TIME;
+    if (se->nodes > se->limit) return LEFT;
     if (depth == se->cdepth0 && !c_unrefuted(se, tk, n, lt, budget, &X)) return 0;  /* as in bdfs */
     if (n == 2 && se->otables[se->cw] && depth - se->cdepth0 < se->oask) {
         int got = c_asked(se, tk, lt, &X, budget, depth == se->cdepth0);
@@ -2551,6 +2556,7 @@ static int dfs(Search *se, const unsigned char *ups, int n, int lower, int budge
     int S = se->S;
     long long first = ++se->nodes;
     if (se->timed && now() > se->deadline) return OUT_OF_TIME;
+    if (se->nodes > se->limit) return LEFT;
     u128 self = pack(ups, n, lower);
     if (se->escorts && n <= 4) {  /* workers (one, or two of different classes) and escorts: their search */
         int wi[2], nw = 0, es[3], ne = 0;
@@ -2891,24 +2897,52 @@ static int dfs(Search *se, const unsigned char *ups, int n, int lower, int budge
         has[c] = 1;
     }
     u128 *cocc = se->occ + (size_t)(depth + 1) * MAXK * S;
-    for (size_t i = base; i < end; i++) {
-        Child ch = se->kids[i];
-        u128 key = pack(ch.codes, ch.n, ch.nl);
-        if (get(&se->known, key) >= budget) continue;
-        const u128 *init[MAXK];
-        for (int j = 0; j < ch.n; j++) init[j] = byc + (size_t)(ch.codes[j] >> 6) * S;
-        int ok = relax(se, ch.codes, ch.n, ch.nl, budget - 1, init, cocc);
-        if (ok < 0) return ok;
-        if (ok) {
-            int got = dfs(se, ch.codes, ch.n, ch.nl, budget - 1, cocc, depth + 1);
-            if (got) {
-                se->nkids = base;
-                if (got > 0) record(se, depth, ups, n, ch.dests);
-                return got;
+    /* At depth 1 the children are taken in rounds (Search._dfs): each gets round_first positions, then twice as many
+     * each round; a child over its budget is left and taken up again in the next round, what it refuted kept. */
+    long long cap = depth == 1 ? se->round_first : 0;
+    unsigned char *left = cap ? malloc(end - base + 1) : NULL;  /* the children still to take */
+    if (cap && !left) return NO_MEMORY;
+    if (left) memset(left, 1, end - base);
+    for (int again = 1; again; cap *= 2) {
+        again = 0;
+        for (size_t i = base; i < end; i++) {
+            if (left) {
+                if (!left[i - base]) continue;
+                left[i - base] = 0;
+            }
+            Child ch = se->kids[i];
+            u128 key = pack(ch.codes, ch.n, ch.nl);
+            if (get(&se->known, key) >= budget) continue;
+            const u128 *init[MAXK];
+            for (int j = 0; j < ch.n; j++) init[j] = byc + (size_t)(ch.codes[j] >> 6) * S;
+            int ok = relax(se, ch.codes, ch.n, ch.nl, budget - 1, init, cocc);
+            if (ok < 0) {
+                free(left);
+                return ok;
+            }
+            if (ok) {
+                if (cap) se->limit = se->nodes + cap;
+                int got = dfs(se, ch.codes, ch.n, ch.nl, budget - 1, cocc, depth + 1);
+                if (cap) se->limit = LLONG_MAX;
+                if (got == LEFT && cap) {
+                    left[i - base] = 1;
+                    again = 1;
+                    continue;
+                }
+                if (got) {
+                    free(left);
+                    se->nkids = base;
+                    if (got > 0) record(se, depth, ups, n, ch.dests);
+                    return got;
+                }
+            }
+            if (!put(&se->known, key, budget)) {
+                free(left);
+                return NO_MEMORY;
             }
         }
-        if (!put(&se->known, key, budget)) return NO_MEMORY;
     }
+    free(left);
     se->nkids = base;
     if (se->known.count > TABLE_LIMIT) known_clear(&se->known);
     if (!put(&se->known, self, budget + 1)) return NO_MEMORY;
@@ -2926,6 +2960,7 @@ static Search *search_new(Board *b, int max_turns, double deadline, int *path, i
     se->b = b;
     se->deadline = deadline;
     se->timed = deadline < 1e300;
+    se->limit = LLONG_MAX;
     se->max_turns = max_turns;
     se->escorts = escorts;
     se->carry = carry;
@@ -3007,11 +3042,11 @@ static void search_free(Search *se) {
  * path: per turn, (tokens, their codes, their destinations) in MAXK-wide rows. escorts: 1 to search a worker with
  * escorts as such (bdfs), 0 by joint moves only; carry: 1 to search three workers with one carried (cdfs).
  * oracle: per class, the tables of its smaller puzzle's board (oracle.py), or NULL: no oracle for that class;
- * knobs: when to ask it (oracle.knobs()).
+ * knobs: when to ask it (oracle.knobs()); round_first: solver.ROUND_FIRST.
  * Returns the plan's length, 0 when there is none within max_turns, -1 past the deadline, -2 out of memory, -3 a
  * plan that could not be written. */
 int ropasci_solve(const int *tables, int n, const int *ups_in, int max_turns, double deadline, long long *stats,
-                  int *path, int escorts, int carry, const int *const *oracle, const int *knobs) {
+                  int *path, int escorts, int carry, const int *const *oracle, const int *knobs, int round_first) {
     init_has();
     if (max_turns > MAXT || n < 1 || n > MAXK) return NO_MEMORY;
     Board *b = calloc(1, sizeof(Board));
@@ -3022,6 +3057,7 @@ int ropasci_solve(const int *tables, int n, const int *ups_in, int max_turns, do
     int lower;
     if (!b || !board_init(b, tables) || !(se = search_new(b, max_turns, deadline, path, escorts, carry))) goto done;
     for (int c = 0; c < 3; c++) se->otables[c] = oracle ? oracle[c] : NULL;
+    se->round_first = round_first;
     se->owake = knobs[0];
     for (int k = 0; k < 4; k++)
         for (int j = 0; j < 5; j++) se->oknobs[k][j] = knobs[1 + 5 * k + j];

@@ -58,10 +58,18 @@ TABLE_LIMIT = 2_000_000  # remembered bounds; the table starts afresh beyond thi
 NATIVE_MAX_TURNS = 120  # the C core's arrays (MAXT in solver.c); longer limits use the Python search
 TOKENS_MAX = 9  # MAXK and MAXG in solver.c (position.MAX_UPPER, MAX_LOWER)
 EFFORT_MAX = 0x7FFF  # the C core keeps a refutation's effort in 15 bits of its table's entry
+# The children of a position at depth 1 of the joint search are taken in rounds: each this many positions at first,
+# twice as many each round (0: one at a time to the end). Where a plan lies below a later child, the ones before it
+# no longer cost their whole subtrees first; a refutation loses little, since what a child refuted is kept.
+ROUND_FIRST = 1_000
 
 
 class OutOfTime(Exception):
     """``solve`` passed its deadline."""
+
+
+class Left(Exception):
+    """A child taken in a round spent the round's positions: it is taken up again in the next (``ROUND_FIRST``)."""
 
 
 def predator(code: int) -> int:
@@ -180,6 +188,7 @@ class Search:
         self._local: dict = {}  # Lower tokens left -> each class's remaining targets
         self._left: dict = {}  # Lower tokens left -> each class's remaining target hexes
         self.nodes = self.relaxations = self.thresholds = 0
+        self.limit = float("inf")  # positions entered beyond which the child of a round is Left
         self.max_turns = 0
         self.root = 0  # the turn count under way (run)
         # Workers with escorts searched as such, as the C core does (ROPASCI_ESCORTS=0: joint moves only).
@@ -324,9 +333,12 @@ class Search:
         return (o.queries, sum(s.nodes for s in o.subs.values()), sum(s.relaxations for s in o.subs.values()),
                 o.refuted)
 
-    def check_deadline(self) -> None:
+    def check_limits(self) -> None:
+        """On entering a position: past the deadline, or past the positions of the round under way."""
         if self.deadline is not None and time.perf_counter() > self.deadline:  # a node costs far more than this
             raise OutOfTime
+        if self.nodes > self.limit:
+            raise Left
 
     def relax(self, ups, lower, turns, init=None):
         self.relaxations += 1
@@ -444,7 +456,7 @@ class Search:
         """Is there a plan of ``budget`` turns from here? ``occ``: the relaxation's per-token hex sets."""
         self.nodes += 1
         first = self.nodes
-        self.check_deadline()
+        self.check_limits()
         b = self.board
         known = self.known
         if self.escorts is not None and len(ups) <= 4:
@@ -552,15 +564,32 @@ class Search:
         for pu, po in zip(ups, occ):
             merged = by_class.get(pu >> 6)
             by_class[pu >> 6] = po[1:] if merged is None else list(map(or_, merged, po[1:]))
-        for _, choice, new, nl in children:
-            key = (new, nl)
-            if known.get(key, 0) >= budget:  # learnt while searching an earlier sibling
-                continue
-            child = self.relax(new, nl, budget - 1, [by_class[u >> 6] for u in new])
-            if child is not None and self._dfs(new, nl, budget - 1, child, path):
-                path.append((ups, joint(parts, choice, dests)))
-                return True
-            known[key] = budget
+        cap = ROUND_FIRST if self.root - budget == 1 else 0  # in rounds at depth 1 (the oracle's searches: never)
+        while children:
+            left = []
+            for item in children:
+                _, choice, new, nl = item
+                key = (new, nl)
+                if known.get(key, 0) >= budget:  # learnt while searching an earlier sibling
+                    continue
+                child = self.relax(new, nl, budget - 1, [by_class[u >> 6] for u in new])
+                if child is not None:
+                    if cap:
+                        self.limit = self.nodes + cap
+                        try:
+                            found = self._dfs(new, nl, budget - 1, child, path)
+                        except Left:
+                            left.append(item)
+                            continue
+                        finally:
+                            self.limit = float("inf")
+                    else:
+                        found = self._dfs(new, nl, budget - 1, child, path)
+                    if found:
+                        path.append((ups, joint(parts, choice, dests)))
+                        return True
+                known[key] = budget
+            children, cap = left, cap * 2
         if len(known) > TABLE_LIMIT:
             known.clear()
             self.effort.clear()
@@ -601,7 +630,8 @@ class NativeSearch:
         got = self.lib.ropasci_solve((ctypes.c_int * len(tables))(*tables), len(ups), (ctypes.c_int * len(ups))(*ups),
                                      max_turns, 1e308 if self.deadline is None else self.deadline, stats, path,
                                      os.environ.get("ROPASCI_ESCORTS", "1") != "0",
-                                     os.environ.get("ROPASCI_CARRY", "1") != "0", oracle, (ctypes.c_int * 21)(*knobs()))
+                                     os.environ.get("ROPASCI_CARRY", "1") != "0", oracle, (ctypes.c_int * 21)(*knobs()),
+                                     ROUND_FIRST)
         if got == -2:
             raise MemoryError("the puzzle solver's C core ran out of memory")
         if got == -3:
@@ -653,7 +683,8 @@ def native_core():
         lib.ropasci_solve.argtypes = [ctypes.POINTER(ctypes.c_int), ctypes.c_int, ctypes.POINTER(ctypes.c_int),
                                       ctypes.c_int, ctypes.c_double, ctypes.POINTER(ctypes.c_longlong),
                                       ctypes.POINTER(ctypes.c_int), ctypes.c_int, ctypes.c_int,
-                                      ctypes.POINTER(ctypes.POINTER(ctypes.c_int)), ctypes.POINTER(ctypes.c_int)]
+                                      ctypes.POINTER(ctypes.POINTER(ctypes.c_int)), ctypes.POINTER(ctypes.c_int),
+                                      ctypes.c_int]
         lib.ropasci_solve.restype = ctypes.c_int
     return lib
 
