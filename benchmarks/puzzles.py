@@ -34,6 +34,10 @@ four-4x9-28 0.69 s; ``--groups four-4x9 --course-count 600`` 587/600 (69.5 s, af
 were moved once per position 57.5 s), the worst four-4x9-391 8.47 s, four-4x9-370 5.58 s (10.27 s before), four-10
 16.8 s (35.1 s before); ``--groups pair-3x9 --course-count 1500`` 1,480/1,500, the worst near 4 s (pair-3x9-249,
 -1223, -1076; which is slowest changes run to run here).
+Session 28's VM (about 1.8 times as fast as session 27's): the default set 294/294, 6.6 s, 224,011 positions (217,702
+with the joint search's rounds at depth 1); ``--groups four-4x9 --course-count 600`` 595/600 with the rounds (594
+before; 654,485 positions against 787,417), the worst four-4x9-391 4.8 s; positions 601 to 1,200 of that group hold
+four-4x9-971 (22.5 s) and four-4x9-850 (not solved in 24 minutes).
 ``ROPASCI_ESCORTS=0`` times the joint search alone.
 """
 from __future__ import annotations
