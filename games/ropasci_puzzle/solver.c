@@ -2835,6 +2835,12 @@ static int dfs(Search *se, const unsigned char *ups, int n, int lower, int budge
             written = 1;
             nl = resolve(b, ups, n, lower, dests, nw, &nn);
             key = pack(nw, nn, nl);
+            if (nl && nn) {  /* a Lower token left with no predator among the survivors: a dead child, passed over */
+                int present = 0, dead = 0;
+                for (int q = 0; q < nn; q++) present |= 1 << (nw[q] >> 6);
+                for (int c = 0; c < 3; c++) dead |= !(present >> c & 1) && b->local[c][nl];
+                if (dead) nn = 0;
+            }
         }
         if (!nl) {
             if (!written) write_joint(se, pstart, ci, pidx, pn, npart, nw, dests);

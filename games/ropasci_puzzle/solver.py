@@ -543,6 +543,8 @@ class Search:
                 new += codes
             if new is None:
                 new, nl = b.resolve(ups, lower, joint(parts, choice, dests))
+                if nl and any(self.local(c, nl) and not any(u >> 6 == c for u in new) for c in range(3)):
+                    continue  # a Lower token left without a predator: a dead child, passed over
             else:
                 nl = lower & ~removed
             if not nl:
