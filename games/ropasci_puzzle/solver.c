@@ -24,7 +24,7 @@ typedef unsigned __int128 u128;
 #define TREACH 40     /* Board.reach: tours of up to this many turns */
 #define ROUNDS 8      /* Relaxation.run's rounds */
 #define MAXT 120      /* turns (solver.NATIVE_MAX_TURNS; the game allows 60) */
-#define TABLE_LIMIT 2000000 /* solver.TABLE_LIMIT: the table of bounds starts afresh beyond it, as in Python */
+#define TABLE_LIMIT 8000000 /* solver.TABLE_LIMIT: the table of bounds starts afresh beyond it, as in Python */
 
 enum { FOUND_NONE = 0, OUT_OF_TIME = -1, NO_MEMORY = -2, BROKEN = -3, LEFT = -4 /* a round's positions spent */ };
 

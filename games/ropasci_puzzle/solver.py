@@ -54,7 +54,8 @@ NAMES = ("rock", "paper", "scissors")
 # Symbols (as a bitmask 1 << code) that fall on a hex, by the mask of symbols there: code c beats (c + 2) % 3.
 DEAD = (0, 0, 0, 0b001, 0, 0b100, 0b010, 0b111)
 FAR = 10 ** 6
-TABLE_LIMIT = 2_000_000  # remembered bounds; the table starts afresh beyond this (only speed is lost)
+TABLE_LIMIT = 8_000_000  # remembered bounds; the table starts afresh beyond this (only speed is lost: 2,000,000 left
+# four-4x9-850 unsolved in 10 minutes, its oracle's table starting afresh again and again; 8,000,000: 40 s, 0.4 GB)
 NATIVE_MAX_TURNS = 120  # the C core's arrays (MAXT in solver.c); longer limits use the Python search
 TOKENS_MAX = 9  # MAXK and MAXG in solver.c (position.MAX_UPPER, MAX_LOWER)
 EFFORT_MAX = 0x7FFF  # the C core keeps a refutation's effort in 15 bits of its table's entry
