@@ -24,6 +24,7 @@ typedef unsigned __int128 u128;
 #define TREACH 40     /* Board.reach: tours of up to this many turns */
 #define ROUNDS 8      /* Relaxation.run's rounds */
 #define MAXT 120      /* turns (solver.NATIVE_MAX_TURNS; the game allows 60) */
+#define PREFETCH 32    /* children whose slots in the table of bounds are fetched ahead of their probes (dfs) */
 #define TABLE_LIMIT 8000000 /* solver.TABLE_LIMIT: the table of bounds starts afresh beyond it, as in Python */
 
 enum { FOUND_NONE = 0, OUT_OF_TIME = -1, NO_MEMORY = -2, BROKEN = -3, LEFT = -4 /* a round's positions spent */ };
@@ -129,14 +130,18 @@ static int known_init(Known *t, size_t cap) {
     return t->e != NULL;
 }
 
-/* The slot of key k: the rest of the key hashed, offset by its top byte (a position's last token, the one whose moves
- * vary fastest among a position's children): the children of siblings, which overlap, share cache lines (four tokens:
- * 5% less time, where a quarter went into this probe). */
-static size_t known_slot(const Known *t, u128 k) {
+/* Where key k's probe starts: the rest of the key hashed, offset by its top byte (a position's last token, the one
+ * whose moves vary fastest among a position's children): the children of siblings, which overlap, share cache lines
+ * (four tokens: 5% less time, where a quarter went into this probe). */
+static size_t known_home(const Known *t, u128 k) {
     uint64_t hi = (uint64_t)(k >> 64), lo = (uint64_t)k;
     int top = hi ? 127 - __builtin_clzll(hi) : 63 - __builtin_clzll(lo | 1);
     int sh = top < 17 ? 0 : 9 + (top - 9) / 8 * 8;  /* where the top token's byte starts (pack) */
-    size_t i = sh ? (hash128(k & (((u128)1 << sh) - 1)) + (size_t)(k >> sh)) & (t->cap - 1) : hash128(k) & (t->cap - 1);
+    return sh ? (hash128(k & (((u128)1 << sh) - 1)) + (size_t)(k >> sh)) & (t->cap - 1) : hash128(k) & (t->cap - 1);
+}
+
+static size_t known_slot(const Known *t, u128 k) {  /* k's entry, or the empty slot where it would go */
+    size_t i = known_home(t, k);
     while (t->e[i] && (t->e[i] & KEY_BITS) != k) i = (i + 1) & (t->cap - 1);
     return i;
 }
@@ -2812,87 +2817,103 @@ static int dfs(Search *se, const unsigned char *ups, int n, int lower, int budge
     set_clear(&se->seen);
     size_t ci[3] = {0, 0, 0};
     long long count = 0;
-    for (;; count++) {
-        if (!(count & 4095) && count && se->timed && now() > se->deadline) {
-            se->nkids = base;
-            return OUT_OF_TIME;
-        }
+    struct { size_t ci[3]; u128 key; int nl, plainly; } ahead[PREFETCH];
+    for (int more = 1; more;) {
         /* Most children are ruled out by the table of bounds: a plainly resolved one's key is made of its parts'
-         * (its tokens and destinations written out only when it passes). */
-        uint64_t taken = 0;
-        int removed = 0, plainly = 1, nn = n, nl, written = 0;
-        unsigned char nw[MAXK], dests[MAXK];
-        u128 key = 0;
-        for (int p = 0; p < npart && plainly; p++) {
-            const Combo *cb = &se->combos[pstart[p] + ci[p]];
-            if ((taken & cb->plain) || cb->gone < 0) {
-                plainly = 0;
-            } else {
-                taken |= cb->plain;
-                removed |= cb->gone;
-                key |= cb->key;
-            }
-        }
-        if (plainly) {
-            nl = lower & ~removed;
-            key |= (u128)nl;
-        } else {
-            write_joint(se, pstart, ci, pidx, pn, npart, nw, dests);
-            written = 1;
-            nl = resolve(b, ups, n, lower, dests, nw, &nn);
-            key = pack(nw, nn, nl);
-            if (nl && nn) {  /* a Lower token left with no predator among the survivors: a dead child, passed over */
-                int present = 0, dead = 0;
-                for (int q = 0; q < nn; q++) present |= 1 << (nw[q] >> 6);
-                for (int c = 0; c < 3; c++) dead |= !(present >> c & 1) && b->local[c][nl];
-                if (dead) nn = 0;
-            }
-        }
-        if (!nl) {
-            if (!written) write_joint(se, pstart, ci, pidx, pn, npart, nw, dests);
-            se->nkids = base;
-            record(se, depth, ups, n, dests);
-            return 1;
-        }
-        if (nn) {
-            /* Moves resolved plainly give distinct children (each class's combinations land on distinct hexes), so
-             * only the others are checked against the children seen; a battle's child that repeats a plain one is
-             * skipped in the loop below once its twin is refuted (ties are broken by seq, which keeps order). */
-            int added = plainly ? 1 : set_add(&se->seen, key);
-            if (added < 0) return NO_MEMORY;
-            u128 entry = added ? se->known.e[known_slot(&se->known, key)] : 0;  /* one probe: bound and effort */
-            int old = (int)(entry >> 96);
-            if (added && old < budget) {
-                if (!written) write_joint(se, pstart, ci, pidx, pn, npart, nw, dests);
-                int est[3];
-                estimate(b, nw, nn, nl, est);
-                if (est[0] >= budget) {
-                    if (!put(&se->known, key, old > est[0] ? old : est[0])) return NO_MEMORY;
+         * (its tokens and destinations written out only when it passes). The keys of PREFETCH children are made
+         * first and their slots fetched, then the children are taken in turn: the probes overlap their misses. */
+        int nq = 0;
+        for (; nq < PREFETCH && more; nq++) {
+            uint64_t taken = 0;
+            int removed = 0, plainly = 1;
+            u128 key = 0;
+            for (int p = 0; p < npart && plainly; p++) {
+                const Combo *cb = &se->combos[pstart[p] + ci[p]];
+                if ((taken & cb->plain) || cb->gone < 0) {
+                    plainly = 0;
                 } else {
-                    if (se->nkids == se->capkids) {
-                        size_t cap = se->capkids * 2;
-                        Child *ks = realloc(se->kids, cap * sizeof(Child));
-                        if (!ks) return NO_MEMORY;
-                        se->kids = ks;
-                        se->capkids = cap;
+                    taken |= cb->plain;
+                    removed |= cb->gone;
+                    key |= cb->key;
+                }
+            }
+            memcpy(ahead[nq].ci, ci, sizeof ci);
+            ahead[nq].plainly = plainly;
+            if (plainly) {
+                ahead[nq].nl = lower & ~removed;
+                ahead[nq].key = key | (u128)ahead[nq].nl;
+                __builtin_prefetch(&se->known.e[known_home(&se->known, ahead[nq].key)]);
+            }
+            int p = npart - 1;
+            for (; p >= 0; p--) {
+                if (++ci[p] < pcount[p]) break;
+                ci[p] = 0;
+            }
+            more = p >= 0;
+        }
+        for (int j = 0; j < nq; j++, count++) {
+            if (!(count & 4095) && count && se->timed && now() > se->deadline) {
+                se->nkids = base;
+                return OUT_OF_TIME;
+            }
+            const size_t *cj = ahead[j].ci;
+            int plainly = ahead[j].plainly, nn = n, nl, written = 0;
+            unsigned char nw[MAXK], dests[MAXK];
+            u128 key = ahead[j].key;
+            if (plainly) {
+                nl = ahead[j].nl;
+            } else {
+                write_joint(se, pstart, cj, pidx, pn, npart, nw, dests);
+                written = 1;
+                nl = resolve(b, ups, n, lower, dests, nw, &nn);
+                key = pack(nw, nn, nl);
+                if (nl && nn) {  /* a Lower token left with no predator among the survivors: a dead child, passed by */
+                    int present = 0, dead = 0;
+                    for (int q = 0; q < nn; q++) present |= 1 << (nw[q] >> 6);
+                    for (int c = 0; c < 3; c++) dead |= !(present >> c & 1) && b->local[c][nl];
+                    if (dead) nn = 0;
+                }
+            }
+            if (!nl) {
+                if (!written) write_joint(se, pstart, cj, pidx, pn, npart, nw, dests);
+                se->nkids = base;
+                record(se, depth, ups, n, dests);
+                return 1;
+            }
+            if (nn) {
+                /* Moves resolved plainly give distinct children (each class's combinations land on distinct hexes), so
+                 * only the others are checked against the children seen; a battle's child that repeats a plain one is
+                 * skipped in the loop below once its twin is refuted (ties are broken by seq, which keeps order). */
+                int added = plainly ? 1 : set_add(&se->seen, key);
+                if (added < 0) return NO_MEMORY;
+                u128 entry = added ? se->known.e[known_slot(&se->known, key)] : 0;  /* one probe: bound and effort */
+                int old = (int)(entry >> 96);
+                if (added && old < budget) {
+                    if (!written) write_joint(se, pstart, cj, pidx, pn, npart, nw, dests);
+                    int est[3];
+                    estimate(b, nw, nn, nl, est);
+                    if (est[0] >= budget) {
+                        if (!put(&se->known, key, old > est[0] ? old : est[0])) return NO_MEMORY;
+                    } else {
+                        if (se->nkids == se->capkids) {
+                            size_t cap = se->capkids * 2;
+                            Child *ks = realloc(se->kids, cap * sizeof(Child));
+                            if (!ks) return NO_MEMORY;
+                            se->kids = ks;
+                            se->capkids = cap;
+                        }
+                        Child *ch = &se->kids[se->nkids++];
+                        memcpy(ch->est, est, sizeof est);
+                        ch->effort = (int)((entry & EFFORT_BITS) >> 81);
+                        ch->seq = (int)(se->nkids - base);
+                        ch->nl = nl;
+                        ch->n = nn;
+                        memcpy(ch->codes, nw, (size_t)nn);
+                        memcpy(ch->dests, dests, (size_t)n);
                     }
-                    Child *ch = &se->kids[se->nkids++];
-                    memcpy(ch->est, est, sizeof est);
-                    ch->effort = (int)((entry & EFFORT_BITS) >> 81);
-                    ch->seq = (int)(se->nkids - base);
-                    ch->nl = nl;
-                    ch->n = nn;
-                    memcpy(ch->codes, nw, (size_t)nn);
-                    memcpy(ch->dests, dests, (size_t)n);
                 }
             }
         }
-        int p = npart - 1;
-        for (; p >= 0; p--) {
-            if (++ci[p] < pcount[p]) break;
-            ci[p] = 0;
-        }
-        if (p < 0) break;
     }
     size_t end = se->nkids;
     qsort(se->kids + base, end - base, sizeof(Child), child_cmp);
