@@ -395,6 +395,19 @@ def test_hand_checked_optima(position, turns):
     assert replay(position, found).result().text.startswith("solved")
 
 
+# A Lower rock between the scissors and its paper, the Upper paper that can remove it far away: the relaxation keeps
+# the scissors off the rock's hex until the paper may have stood there, and proves 5 turns at the root (4 without).
+ROCK_IN_THE_WAY = {"upper": [["s", -3, 0], ["p", 4, -4]], "lower": [["p", 0, 1], ["r", -1, 0]], "block": [["", 0, -4]]}
+
+
+def test_no_token_stands_where_a_lower_token_beats_it_before_that_one_may_be_removed():
+    stats = {}
+    found = solve(ROCK_IN_THE_WAY, stats=stats)
+    assert len(found) == bfs_turns(ROCK_IN_THE_WAY, 5) == 5
+    assert stats["bounds"]["relaxation"] == 5
+    assert replay(ROCK_IN_THE_WAY, found).result().text == "solved in 5 turns"
+
+
 def small_positions():
     """Positions on the hexes within 2 of the centre: 1-2 Upper tokens, 1-2 Lower, a few blocks."""
     small = [h for h in HEXES if max(abs(h[0]), abs(h[1]), abs(h[0] + h[1])) <= 2]

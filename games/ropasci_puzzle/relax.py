@@ -6,9 +6,11 @@ of its class's targets it has hit so far are computed forward from its hex and b
 ("all targets hit", or for tokens sharing a symbol: targets the others can cover). A swing needs a pivot:
 it is allowed only through hexes another token may occupy at that time, so the per-token sets depend on each
 other and are narrowed to a fixpoint. Two more facts prune: a token may land on no hex where a Lower token
-that beats it can never be removed, and *the front lemma*: no token can stand on a hex at time t if every
-token was more than t slides away at time 0 (a token jumps two hexes only around another token, which is at
-least as close, so the closest token to any hex gets at most one step nearer per turn).
+that beats it can never be removed (nor on one under a Lower token that beats it before a token that removes
+it may have stood there: the removable ones are the targets of the class the token beats), and *the front lemma*:
+no token can stand on a hex at time t if every token was more than t slides away at time 0 (a token jumps two hexes
+only around another token, which is at least as close, so the closest token to any hex gets at most one step nearer
+per turn).
 
 Every real plan is a plan of this relaxation (tokens may also vanish: a token that falls just stops, once its
 class's remaining work is covered), so "infeasible" proves that no plan of ``C`` turns exists. Hexes are bits
@@ -169,16 +171,29 @@ class Relaxation:
         """One pass over the tokens of one class, narrowing ``occ``: whether anything changed, or None if one
         of them cannot do its part."""
         k = len(toks)
-        tg = toks[members[0]][2]
+        c, _, tg = toks[members[0]]
         m = len(tg)
         full = (1 << m) - 1
+        # The hexes of Lower tokens that beat the class (the targets of the class it beats), until a token that beats
+        # them may have stood there: the class cannot be there alive before.
+        pred = [q for q in range(k) if toks[q][0] == (c + 2) % 3]
+        blocked, beaters = None, 0
+        for q in pred:
+            for h in toks[q][2]:
+                beaters |= BIT[h]
+        if beaters:
+            blocked, gone = [], 0
+            for t in range(turns + 1):
+                blocked.append(beaters & ~gone)
+                for q in pred:
+                    gone |= occ[q][t]
         passes = []
         for p in members:
             others = [occ[q] for q in range(k) if q != p]
             piv = others[0][:turns] if others else [0] * turns
             for oq in others[1:]:
                 piv = list(map(or_, piv, oq))
-            passes.append((p, piv, self._forward(toks[p], turns, piv, front, occ[p])))
+            passes.append((p, piv, self._forward(toks[p], turns, piv, front, occ[p], blocked)))
         if len(members) > 1 and m:
             finals = [set().union(*(layer.keys() for layer in layers)) for _, _, layers in passes]
         changed = False
@@ -214,7 +229,7 @@ class Relaxation:
             got = self._target_masks[key] = (sum(bits), {b: 1 << j for j, b in enumerate(bits)}, hexes_of)
         return got
 
-    def _forward(self, tok, turns, piv, front, prev):
+    def _forward(self, tok, turns, piv, front, prev, blocked=None):
         """Layers t = 0..: {V: hexes the token may occupy at time t having hit the targets in V}; stops early
         if it cannot move on (it fell)."""
         c, start, tg = tok
@@ -225,6 +240,8 @@ class Relaxation:
         for t in range(turns):
             nxt: dict[int, int] = {}
             lim = limit_all & front[t + 1] & prev[t + 1]
+            if blocked:
+                lim &= ~blocked[t + 1]
             pt = piv[t]
             for v, mm in cur.items():
                 new = _step(mm, pt) & lim

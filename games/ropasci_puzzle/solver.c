@@ -468,6 +468,7 @@ typedef struct {
     u128 gn[NSET], gc[NSET], into[NSET];
     unsigned char finals[MAXK][NSET], goal[NSET];
     u128 *newocc;                 /* [S] */
+    u128 *blocked;                /* [S] */
 } Relax;
 
 static void targets_for(Relax *r, int c, const Tok *tok) {
@@ -525,7 +526,7 @@ static inline int layer_add(Relax *r, size_t used, int nn, int v, u128 m) {
  * turn, Board.tour) takes longer than the turns left is dropped at once. The backward pass would drop it anyway (it
  * is on no path to a goal), so the sets are the Python twin's; only fewer states are stepped, forward and back. */
 static long forward(Relax *r, const Tok *tok, int turns, const u128 *piv, const u128 *prev, Layers *L, size_t base,
-                    int alone) {
+                    int alone, const u128 *blocked) {
     const Targets *T = &r->tgt[tok->c];
     u128 limit_all = r->b->safe_m[tok->c];
     size_t used = base;
@@ -540,6 +541,7 @@ static long forward(Relax *r, const Tok *tok, int turns, const u128 *piv, const 
     L->n = 1;
     for (int t = 0; t < turns; t++) {
         u128 lim = limit_all & r->front[t + 1] & prev[t + 1], pt = piv[t];
+        if (blocked) lim &= ~blocked[t + 1];
         int cs = L->start[t], cn = L->count[t], nn = 0, left = turns - t - 1;
         const u128 *reach = alone && left < TREACH ? r->b->reach[tok->c] + left : NULL;
         if (!layer_room(r, used, (size_t)1 << tok->m)) return -1;
@@ -630,8 +632,20 @@ static void backward(Relax *r, int c, int turns, const u128 *piv, const Layers *
 
 /* relax._narrow: 1 if some token's sets changed, 0 if none did, -1 if one cannot do its part; -2 no memory. */
 static int narrow(Relax *r, const Tok *toks, int k, const int *members, int nm, u128 *occ, int turns) {
-    int S = r->S, m = toks[members[0]].m, full = (1 << m) - 1;
+    int S = r->S, m = toks[members[0]].m, full = (1 << m) - 1, pred = (toks[members[0]].c + 2) % 3;
     size_t used = 0;
+    /* The hexes of Lower tokens that beat the class (the targets of the class it beats), until a token that beats
+     * them may have stood there (relax._narrow). */
+    u128 beaters = 0, gone = 0;
+    for (int q = 0; q < k; q++)
+        if (toks[q].c == pred)
+            for (int j = 0; j < toks[q].m; j++) beaters |= r->b->bit[toks[q].tg[j]];
+    if (beaters)
+        for (int t = 0; t <= turns; t++) {
+            r->blocked[t] = beaters & ~gone;
+            for (int q = 0; q < k; q++)
+                if (toks[q].c == pred) gone |= occ[(size_t)q * S + t];
+        }
     for (int i = 0; i < nm; i++) {
         int p = members[i];
         u128 *piv = r->piv + (size_t)i * S;
@@ -641,7 +655,8 @@ static int narrow(Relax *r, const Tok *toks, int k, const int *members, int nm, 
                 if (q != p) x |= occ[(size_t)q * S + t];
             piv[t] = x;
         }
-        long n = forward(r, &toks[p], turns, piv, occ + (size_t)p * S, &r->lay[i], used, nm == 1 && m > 0);
+        long n = forward(r, &toks[p], turns, piv, occ + (size_t)p * S, &r->lay[i], used, nm == 1 && m > 0,
+                         beaters ? r->blocked : NULL);
         if (n < 0) return -2;
         used += (size_t)n;
     }
@@ -3009,6 +3024,7 @@ static Search *search_new(Board *b, int max_turns, double deadline, int *path, i
     r->front = malloc(sizeof(u128) * (size_t)S);
     r->piv = malloc(sizeof(u128) * (size_t)S * MAXK);
     r->newocc = malloc(sizeof(u128) * (size_t)S);
+    r->blocked = malloc(sizeof(u128) * (size_t)S);
     r->lcap = 4096;
     r->lv = malloc(sizeof(short) * r->lcap);
     r->lm = malloc(sizeof(u128) * r->lcap);
@@ -3021,7 +3037,7 @@ static Search *search_new(Board *b, int max_turns, double deadline, int *path, i
     se->capbkids = 1024;
     se->bkids = malloc(sizeof(Bel) * se->capbkids);
     se->bsets = malloc(sizeof(Bel) * (size_t)(max_turns + 2));
-    int ok = r->front && r->piv && r->newocc && r->lv && r->lm && se->occ && se->byclass && se->kids
+    int ok = r->front && r->piv && r->newocc && r->blocked && r->lv && r->lm && se->occ && se->byclass && se->kids
              && se->combos && se->bkids && se->bsets && known_init(&se->bknown, 1 << 10)
              && known_init(&se->cknown, 1 << 10) && known_init(&se->beffort, 1 << 10) && known_init(&se->ceffort, 1 << 10)
              && pairs_init(&se->oknown, 1 << 10) && known_init(&se->known, 1 << 16)
@@ -3045,6 +3061,7 @@ static void search_free(Search *se) {
     free(se->rx.front);
     free(se->rx.piv);
     free(se->rx.newocc);
+    free(se->rx.blocked);
     free(se->rx.lv);
     free(se->rx.lm);
     free(se->occ);
