@@ -408,6 +408,23 @@ def test_no_token_stands_where_a_lower_token_beats_it_before_that_one_may_be_rem
     assert replay(ROCK_IN_THE_WAY, found).result().text == "solved in 5 turns"
 
 
+# A scissors with nothing to do in a corridor before a paper: its one move that does not kill the paper is onto the
+# Lower rock that the paper must remove (3 turns). The relaxation keeps tokens off such hexes, so the searches add
+# the moves that fall there on purpose themselves (the joint search: without the workers' search).
+CORRIDOR = {"upper": [["p", 0, -2], ["s", 0, 0]], "lower": [["r", 0, 1]],
+            "block": [["", *h] for h in [(0, -3), (1, -2), (-1, -2), (1, -3), (-1, -1), (1, -1), (-1, 0), (1, 0),
+                                          (-1, 1)]]}
+
+
+@pytest.mark.parametrize("escorts", ["1", "0"])
+def test_a_token_falls_on_purpose_onto_a_lower_token_that_another_will_remove(monkeypatch, escorts):
+    monkeypatch.setenv("ROPASCI_ESCORTS", escorts)
+    found = solve(CORRIDOR)
+    assert len(found) == bfs_turns(CORRIDOR, 3) == 3
+    assert found[0][1] == ("SLIDE", (0, 0), (0, 1))
+    assert replay(CORRIDOR, found).result().text == "solved in 3 turns"
+
+
 def small_positions():
     """Positions on the hexes within 2 of the centre: 1-2 Upper tokens, 1-2 Lower, a few blocks."""
     small = [h for h in HEXES if max(abs(h[0]), abs(h[1]), abs(h[0] + h[1])) <= 2]

@@ -226,6 +226,9 @@ class CarrySearch:
             self.refute(tk, lt, budget, X0)
             return False
         wh = hexes_of(X)
+        some = 0
+        for s in X:
+            some |= s
         lists = []
         for i, u in enumerate(tk):
             piv = wh
@@ -235,8 +238,9 @@ class CarrySearch:
             dests = moves_from(self.board, u & 63, piv)
             alive = occ[i][1]
             keep = [d for d in dests if BIT[d] & alive]
-            if len(tk) > 1 or wh:  # falling on purpose, as in the joint search
-                keep += [d for d in dests if d in b.deadly[u >> 6] and not BIT[d] & alive]
+            if len(tk) > 1 or wh:  # falling on purpose, as in the joint search (onto any Lower token some placement has)
+                kill = b.kill(u >> 6, lt | self.lower_of(some))
+                keep += [d for d in dests if BIT[d] & kill and not BIT[d] & alive]
             if not keep:
                 self.refute(tk, lt, budget, X)
                 return False

@@ -127,16 +127,6 @@ class EscortSearch:
         self.ask = True  # whether the oracle is asked (not beside a fourth token: its smaller puzzles have two escorts)
 
     # --- one turn ----------------------------------------------------------------------------------------
-    def kill_mask(self, c: int, lower: int) -> int:
-        """Where a Lower token beats class c."""
-        b = self.board
-        m = 0
-        if c >= 0:
-            for g, (h, s) in enumerate(b.groups):
-                if lower >> g & 1 and b.falls(1 << c | 1 << s) >> c & 1:
-                    m |= BIT[h]
-        return m
-
     def turn(self, wk: tuple, lower: int, to: tuple):
         """The workers wk (codes) moving to ``to``: None if one with work left falls to another worker or a Lower
         token; else (the Turn, the workers with work left after it, the Lower tokens left)."""
@@ -164,7 +154,7 @@ class EscortSearch:
             elif nl:
                 tn.fin, tn.fin_row = i, to[i] if alive else GONE
         tn.ca, tn.cb = self.ca, self.cb
-        tn.killa, tn.killb = self.kill_mask(self.ca, lower), self.kill_mask(self.cb, lower)
+        tn.killa, tn.killb = self.board.kill(self.ca, lower), self.board.kill(self.cb, lower)
         return tn, tuple(nwk), nl
 
     def fate(self, tn: Turn, a2: int, b2: int):

@@ -174,13 +174,19 @@ class Relaxation:
         c, _, tg = toks[members[0]]
         m = len(tg)
         full = (1 << m) - 1
-        # The hexes of Lower tokens that beat the class (the targets of the class it beats), until a token that beats
-        # them may have stood there: the class cannot be there alive before.
+        # The hexes of Lower tokens that beat the class (the targets of the class it beats, but those a carried worker
+        # may have removed already), until a token that beats them may have stood there: none of the class is there
+        # alive before.
         pred = [q for q in range(k) if toks[q][0] == (c + 2) % 3]
         blocked, beaters = None, 0
         for q in pred:
-            for h in toks[q][2]:
-                beaters |= BIT[h]
+            start, hit = toks[q][1], 0
+            if not isinstance(start, int):
+                for v in start:
+                    hit |= v
+            for j, h in enumerate(toks[q][2]):
+                if not hit >> j & 1:
+                    beaters |= BIT[h]
         if beaters:
             blocked, gone = [], 0
             for t in range(turns + 1):

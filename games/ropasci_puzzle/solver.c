@@ -180,7 +180,7 @@ static void known_clear(Known *t) {
 
 typedef struct {
     u128 bit[NH], free_m, safe_m[3];
-    unsigned char free[NH], safe[3][NH], deadly[3][NH];
+    unsigned char free[NH], safe[3][NH];
     int nslide[NH], slide[NH][6];
     int nswing[NH], swing_y[NH][6], nz[NH][6], swing_z[NH][6][3];
     int ng, ghex[MAXG], gsym[MAXG], group_at[NH];
@@ -234,8 +234,6 @@ static int board_init(Board *b, const int *in) {
             b->safe[c][i] = (unsigned char)*in++;
             if (b->safe[c][i]) b->safe_m[c] |= b->bit[i];
         }
-    for (int c = 0; c < 3; c++)
-        for (int i = 0; i < NH; i++) b->deadly[c][i] = (unsigned char)*in++;
     for (int a = 0; a < NH; a++) {
         b->nslide[a] = *in++;
         for (int i = 0; i < 6; i++) b->slide[a][i] = *in++;
@@ -634,12 +632,16 @@ static void backward(Relax *r, int c, int turns, const u128 *piv, const Layers *
 static int narrow(Relax *r, const Tok *toks, int k, const int *members, int nm, u128 *occ, int turns) {
     int S = r->S, m = toks[members[0]].m, full = (1 << m) - 1, pred = (toks[members[0]].c + 2) % 3;
     size_t used = 0;
-    /* The hexes of Lower tokens that beat the class (the targets of the class it beats), until a token that beats
-     * them may have stood there (relax._narrow). */
+    /* The hexes of Lower tokens that beat the class (the targets of the class it beats, but those a carried worker may
+     * have removed already), until a token that beats them may have stood there (relax._narrow). */
     u128 beaters = 0, gone = 0;
     for (int q = 0; q < k; q++)
-        if (toks[q].c == pred)
-            for (int j = 0; j < toks[q].m; j++) beaters |= r->b->bit[toks[q].tg[j]];
+        if (toks[q].c == pred) {
+            int hit = 0;
+            for (int e = 0; e < toks[q].ns; e++) hit |= toks[q].sv[e];
+            for (int j = 0; j < toks[q].m; j++)
+                if (!(hit >> j & 1)) beaters |= r->b->bit[toks[q].tg[j]];
+        }
     if (beaters)
         for (int t = 0; t <= turns; t++) {
             r->blocked[t] = beaters & ~gone;
@@ -2359,18 +2361,20 @@ static int cdfs(Search *se, const unsigned char *tk, int n, int lt, const CBel *
         }
     }
     u128 wh = cb_hexes(&X);
-    int lists[2][2 * BKIDS], nlist[2] = {1, 1};
+    int lists[2][2 * BKIDS], nlist[2] = {1, 1}, some = 0;
+    for (int r = 0; r < X.n; r++) some |= X.s[r];
     for (int i = 0; i < n; i++) {
         int a = tk[i] & 63, c = tk[i] >> 6, d[BKIDS], nd, nk = 0;
+        u128 kill = kill_mask(b, c, lt | c_lower_of(se, some));
         u128 piv = wh, alive = occ[i][1];
         for (int j = 0; j < n; j++)
             if (j != i) piv |= b->bit[tk[j] & 63];
         nd = moves_from(b, a, piv, d);
         for (int e = 0; e < nd; e++)
             if (b->bit[d[e]] & alive) lists[i][nk++] = d[e];
-        if (n > 1 || wh)  /* falling on purpose, as in the joint search */
+        if (n > 1 || wh)  /* falling on purpose, as in the joint search (onto any Lower token some placement has) */
             for (int e = 0; e < nd; e++)
-                if (b->deadly[c][d[e]] && !(b->bit[d[e]] & alive)) lists[i][nk++] = d[e];
+                if ((b->bit[d[e]] & kill) && !(b->bit[d[e]] & alive)) lists[i][nk++] = d[e];
         if (!nk) return c_refute(se, tk, n, lt, budget, &X) ? 0 : NO_MEMORY;
         nlist[i] = nk;
     }
@@ -2716,9 +2720,11 @@ static int dfs(Search *se, const unsigned char *ups, int n, int lower, int budge
         int nk = 0;
         for (int e = 0; e < nd; e++)
             if (b->bit[dests[e]] & alive) lists[i][nk++] = dests[e];
-        if (n > 1)  /* falling on purpose onto a Lower token that can never be removed, when it costs no work */
+        if (n > 1) {  /* falling on purpose onto a Lower token that beats it (the relaxation keeps it off those) */
+            u128 kill = kill_mask(b, c, lower);
             for (int e = 0; e < nd; e++)
-                if (b->deadly[c][dests[e]] && !(b->bit[dests[e]] & alive)) lists[i][nk++] = dests[e];
+                if ((b->bit[dests[e]] & kill) && !(b->bit[dests[e]] & alive)) lists[i][nk++] = dests[e];
+        }
         if (!nk) {
             if (!put(&se->known, self, budget + 1)) return NO_MEMORY;
             return 0;

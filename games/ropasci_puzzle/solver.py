@@ -97,13 +97,22 @@ class Board:
         # a Lower token that beats it and can never be removed (nothing on the board beats that token).
         self.targets = tuple(tuple(g for g, (_, s) in enumerate(self.groups) if predator(s) == c) for c in range(3))
         present = {CODE[s] for s, _ in position.upper}
-        self.deadly = tuple(frozenset(h for h, s in self.groups if s == predator(c) and predator(s) not in present)
-                            for c in range(3))
+        deadly = tuple(frozenset(h for h, s in self.groups if s == predator(c) and predator(s) not in present)
+                       for c in range(3))
         self.free = free
-        self.safe = tuple(tuple(free[i] and i not in self.deadly[c] for i in range(N)) for c in range(3))
+        self.safe = tuple(tuple(free[i] and i not in deadly[c] for i in range(N)) for c in range(3))
         self.relaxation = Relaxation(mask_of(i for i in range(N) if free[i]),
                                      tuple(mask_of(i for i in range(N) if self.safe[c][i]) for c in range(3)))
         self._dist: dict = {}
+
+    def kill(self, c: int, lower: int) -> int:
+        """Where a Lower token of ``lower`` beats class c (c < 0: nowhere), as a mask of the relaxation's grid."""
+        m = 0
+        if c >= 0:
+            for g, (h, s) in enumerate(self.groups):
+                if lower >> g & 1 and s == predator(c):
+                    m |= BIT[h]
+        return m
 
     def dist(self, kind: str, c: int, target: int) -> list[int]:
         """Turns from every hex to ``target``: kind "swing" for a token of class c, two hexes a turn as if a pivot
@@ -483,9 +492,10 @@ class Search:
             alive = occ[i][1]
             dests = b.moves(u & 63, occupied)
             keep = [d for d in dests if BIT[d] & alive]
-            # Falling on purpose (onto a Lower token that can never be removed) only when it costs no work.
+            # Falling on purpose onto a Lower token that beats it (the relaxation keeps a token off those).
             if len(ups) > 1:
-                keep += [d for d in dests if d in b.deadly[u >> 6] and not BIT[d] & alive]
+                kill = b.kill(u >> 6, lower)
+                keep += [d for d in dests if BIT[d] & kill and not BIT[d] & alive]
             if not keep:
                 known[(ups, lower)] = budget + 1
                 return False
@@ -658,14 +668,12 @@ class NativeSearch:
 
 
 def _tables(board: Board) -> list[int]:
-    """The board as ``ropasci_solve`` reads it (``board_init`` in solver.c): hexes' bits on relax's grid, free,
-    safe and deadly hexes, each hex's slides and swings in the Python order (so that ties break alike), groups."""
+    """The board as ``ropasci_solve`` reads it (``board_init`` in solver.c): hexes' bits on relax's grid, free and
+    safe hexes, each hex's slides and swings in the Python order (so that ties break alike), groups."""
     out = [BIT[i].bit_length() - 1 for i in range(N)]
     out += [int(f) for f in board.free]
     for c in range(3):
         out += [int(f) for f in board.safe[c]]
-    for c in range(3):
-        out += [int(i in board.deadly[c]) for i in range(N)]
     for a in range(N):
         out += [len(board.slides[a]), *board.slides[a], *[0] * (6 - len(board.slides[a]))]
     for a in range(N):
