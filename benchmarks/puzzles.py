@@ -39,6 +39,9 @@ with the joint search's rounds at depth 1); ``--groups four-4x9 --course-count 6
 before; 654,485 positions against 787,417; 26.9 s against 32.1 with the table's changes), the worst four-4x9-391
 4.2 s; positions 601 to 1,200 of that group hold four-4x9-971 (22.5 s, at the end 7.1 s) and four-4x9-850 (not
 solved in 24 minutes; 40 s once the table of bounds keeps 8 million entries instead of 2).
+Session 29 (a VM drifting between the two): the default set 294/294, 210,037 positions, 6.6-8.4 s; ``--groups four-4x9
+--course-count 600`` 595/600, 623,617 positions, the worst four-4x9-391 4.3 s; positions 601 to 1,200: 11 over a
+second, four-4x9-850 41 s, four-4x9-971 6.8 s; the files: four-10 9.3-12 s, pair-15 2.8-3.3 s.
 ``ROPASCI_ESCORTS=0`` times the joint search alone.
 """
 from __future__ import annotations
