@@ -229,6 +229,7 @@ class CarrySearch:
         some = 0
         for s in X:
             some |= s
+        lower_any = lt | self.lower_of(some)  # the Lower tokens some placement has
         lists = []
         for i, u in enumerate(tk):
             piv = wh
@@ -238,8 +239,8 @@ class CarrySearch:
             dests = moves_from(self.board, u & 63, piv)
             alive = occ[i][1]
             keep = [d for d in dests if BIT[d] & alive]
-            if len(tk) > 1 or wh:  # falling on purpose, as in the joint search (onto any Lower token some placement has)
-                kill = b.kill(u >> 6, lt | self.lower_of(some))
+            if len(tk) > 1 or wh:  # falling on purpose, as in the joint search
+                kill = b.kill(u >> 6, lower_any)
                 keep += [d for d in dests if BIT[d] & kill and not BIT[d] & alive]
             if not keep:
                 self.refute(tk, lt, budget, X)

@@ -2363,16 +2363,17 @@ static int cdfs(Search *se, const unsigned char *tk, int n, int lt, const CBel *
     u128 wh = cb_hexes(&X);
     int lists[2][2 * BKIDS], nlist[2] = {1, 1}, some = 0;
     for (int r = 0; r < X.n; r++) some |= X.s[r];
+    int lower_any = lt | c_lower_of(se, some);  /* the Lower tokens some placement has */
     for (int i = 0; i < n; i++) {
         int a = tk[i] & 63, c = tk[i] >> 6, d[BKIDS], nd, nk = 0;
-        u128 kill = kill_mask(b, c, lt | c_lower_of(se, some));
+        u128 kill = kill_mask(b, c, lower_any);
         u128 piv = wh, alive = occ[i][1];
         for (int j = 0; j < n; j++)
             if (j != i) piv |= b->bit[tk[j] & 63];
         nd = moves_from(b, a, piv, d);
         for (int e = 0; e < nd; e++)
             if (b->bit[d[e]] & alive) lists[i][nk++] = d[e];
-        if (n > 1 || wh)  /* falling on purpose, as in the joint search (onto any Lower token some placement has) */
+        if (n > 1 || wh)  /* falling on purpose, as in the joint search */
             for (int e = 0; e < nd; e++)
                 if ((b->bit[d[e]] & kill) && !(b->bit[d[e]] & alive)) lists[i][nk++] = d[e];
         if (!nk) return c_refute(se, tk, n, lt, budget, &X) ? 0 : NO_MEMORY;
