@@ -41,7 +41,7 @@ def snapshot(game_id: str):
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("name", GAMES)
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                     HealthCheck.too_slow])
 @given(action=JSON_VALUES, turn=TURNS, body_extra=st.dictionaries(st.text(max_size=6), JSON_VALUES, max_size=2))
 def test_any_action_body_is_answered_clearly_and_refusals_change_nothing(name, action, turn, body_extra):
