@@ -7,7 +7,8 @@
 
 ``LiveServer()`` makes a temporary directory, points DATABASE_URL at a
 SQLite file in it (unless ``database_url`` is given), runs
-``manage.py migrate --noinput``, starts Daphne (``python -m ropasci.server``, as ``make run`` does) on a
+``manage.py migrate --noinput`` (for such a file once per set of migrations: later servers, in any test
+process, copy the migrated file), starts Daphne (``python -m ropasci.server``, as ``make run`` does) on a
 free port of 127.0.0.1
 and waits until ``/healthz`` answers 200. ``stop()`` (or leaving the
 ``with`` block) terminates Daphne and removes the temporary directory.
@@ -15,9 +16,12 @@ and waits until ``/healthz`` answers 200. ``stop()`` (or leaving the
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import os
 import shutil
 import socket
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -25,6 +29,8 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
+
+import django
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -91,7 +97,9 @@ class LiveServer:
             )
             env.update(self.extra_env)
             self.env = env
-            if self.migrate:
+            if self.migrate and self.database_url == f"sqlite:///{self.tmpdir / 'db.sqlite3'}":
+                self._copy_migrated_sqlite(self.tmpdir / "db.sqlite3")
+            elif self.migrate:
                 self.manage("migrate", "--noinput")
             self._start_daphne()
         except BaseException:
@@ -115,6 +123,24 @@ class LiveServer:
                 f"{result.stdout}\n{result.stderr}"
             )
         return result
+
+    def _copy_migrated_sqlite(self, path: Path) -> None:
+        """A copy of a SQLite database ``manage.py migrate`` made, migrated once per set of migration files (the
+        first server of a test run migrates; the others, in any test process, copy its result)."""
+        digest = hashlib.sha256(django.__version__.encode())
+        for migration in sorted(BASE_DIR.glob("*/migrations/*.py")):
+            digest.update(migration.name.encode() + migration.read_bytes())
+        template = Path(tempfile.gettempdir()) / f"ropasci-migrated-{digest.hexdigest()[:16]}.sqlite3"
+        if not template.exists():
+            made = path.with_name("migrated.sqlite3")
+            env, self.env = self.env, {**self.env, "DATABASE_URL": f"sqlite:///{made}"}
+            try:
+                self.manage("migrate", "--noinput")
+            finally:
+                self.env = env
+            _sqlite_copy(made, path.with_name("template.sqlite3"))
+            os.replace(path.with_name("template.sqlite3"), template)  # whole or not at all, for other processes
+        _sqlite_copy(template, path)
 
     def _start_daphne(self) -> None:
         assert self.tmpdir is not None
@@ -223,6 +249,12 @@ class LiveServer:
 
     def __repr__(self) -> str:
         return f"<LiveServer {self.url or 'not started'} db={self.database_url}>"
+
+
+def _sqlite_copy(source: Path, target: Path) -> None:
+    """SQLite's own copy (its write-ahead log included)."""
+    with contextlib.closing(sqlite3.connect(source)) as src, contextlib.closing(sqlite3.connect(target)) as dst:
+        src.backup(dst)
 
 
 def api_call(base: str, path: str, body=None, token: str | None = None, timeout: float = 40):
