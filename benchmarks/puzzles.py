@@ -42,6 +42,8 @@ solved in 24 minutes; 40 s once the table of bounds keeps 8 million entries inst
 Session 29 (a VM drifting between the two): the default set 294/294, 210,037 positions, 6.6-8.4 s; ``--groups four-4x9
 --course-count 600`` 595/600, 623,617 positions, the worst four-4x9-391 4.3 s; positions 601 to 1,200: 11 over a
 second, four-4x9-850 41 s, four-4x9-971 6.8 s; the files: four-10 9.3-12 s, pair-15 2.8-3.3 s.
+Session 30 (about 1.5 times as slow as session 29's): the default set 294/294, the same positions, 11.3 s; four-10
+19.5 s, pair-15 4.9-5.9 s.
 ``ROPASCI_ESCORTS=0`` times the joint search alone.
 """
 from __future__ import annotations
