@@ -5,6 +5,7 @@ browser       session-scoped Playwright Chromium (/usr/bin/chromium, headless)
 page          a fresh browser context + page per test
 postgres_url  URL of a reachable PostgreSQL server (skip/fail if unreachable)
 postgres_database_url  a fresh, empty PostgreSQL database, dropped afterwards
+                       (fresh_postgres_database(url, migrated=True): a migrated one, copied from a template)
 redis_url     URL of a reachable Redis server (skip/fail if unreachable)
 
 Unreachable services and a missing Chromium skip the tests that need them,
@@ -19,11 +20,13 @@ import inspect
 import os
 import secrets
 import socket
+import subprocess
+import sys
 from urllib.parse import urlsplit
 
 import pytest
 
-from tests.liveserver import LiveServer
+from tests.liveserver import BASE_DIR, LiveServer, migrations_digest, server_env
 
 # Playwright's sync API marks its event loop as running in the main thread
 # between calls; Django would then refuse synchronous ORM use ("You cannot
@@ -123,8 +126,10 @@ def postgres_url() -> str:
 
 
 @contextlib.contextmanager
-def fresh_postgres_database(postgres_url: str):
-    """Create an empty database ``ropasci_test_<random>`` on the server, yield its URL, drop it after."""
+def fresh_postgres_database(postgres_url: str, migrated: bool = False):
+    """Create a database ``ropasci_test_<random>`` on the server, yield its URL, drop it after: empty, or
+    ``migrated``, a copy of one ``manage.py migrate`` made (once per set of migrations, kept on the server as
+    ``ropasci_template_<digest>``; a server on it then starts with ``migrate=False``)."""
     import psycopg
     from psycopg import sql
 
@@ -132,12 +137,48 @@ def fresh_postgres_database(postgres_url: str):
     parts = urlsplit(postgres_url)
     admin_conninfo = parts._replace(scheme="postgresql").geturl()
     with psycopg.connect(admin_conninfo, autocommit=True) as conn:
-        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+        if migrated:
+            conn.execute("SELECT pg_advisory_lock(%s)", (TEMPLATE_LOCK,))  # one test process builds it, or copies
+            try:
+                template = migrated_template(conn, parts)
+                conn.execute(sql.SQL("CREATE DATABASE {} TEMPLATE {}").format(sql.Identifier(name),
+                                                                             sql.Identifier(template)))
+            finally:
+                conn.execute("SELECT pg_advisory_unlock(%s)", (TEMPLATE_LOCK,))
+        else:
+            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
     try:
         yield parts._replace(path=f"/{name}").geturl()
     finally:
         with psycopg.connect(admin_conninfo, autocommit=True) as conn:
             conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+
+
+TEMPLATE_LOCK = 30_360  # the advisory lock held while the migrated template is built or copied
+
+
+def migrated_template(conn, parts) -> str:
+    """The name of the migrated template database for today's migrations, built if missing (older ones dropped)."""
+    from psycopg import sql
+
+    name = f"ropasci_template_{migrations_digest()}"
+    if conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone():
+        return name
+    for (old,) in conn.execute("SELECT datname FROM pg_database WHERE datname LIKE %s",
+                               ("ropasci\\_template\\_%",)).fetchall():
+        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(old)))
+    building = f"ropasci_building_{secrets.token_hex(6)}"
+    conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(building)))
+    try:
+        done = subprocess.run([sys.executable, "manage.py", "migrate", "--noinput"], cwd=BASE_DIR, capture_output=True,
+                              text=True, env=server_env(parts._replace(path=f"/{building}").geturl()))
+        if done.returncode:
+            raise RuntimeError(f"manage.py migrate failed:\n{done.stdout}\n{done.stderr}")
+        conn.execute(sql.SQL("ALTER DATABASE {} RENAME TO {}").format(sql.Identifier(building), sql.Identifier(name)))
+    except BaseException:
+        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(building)))
+        raise
+    return name
 
 
 @pytest.fixture

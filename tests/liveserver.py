@@ -47,6 +47,24 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+def migrations_digest() -> str:
+    """Names the schema ``manage.py migrate`` makes: a hash of every migration file and Django's version."""
+    digest = hashlib.sha256(django.__version__.encode())
+    for migration in sorted(BASE_DIR.glob("*/migrations/*.py")):
+        digest.update(migration.name.encode() + migration.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def server_env(database_url: str) -> dict[str, str]:
+    """The environment of a server (or ``manage.py``) on ``database_url``: the developer's shell without its
+    configuration."""
+    env = {k: v for k, v in os.environ.items() if k not in _CONFIG_VARS}
+    env.update({"DJANGO_SETTINGS_MODULE": "ropasci.settings", "DEBUG": "1", "DATABASE_URL": database_url,
+                "PYTHONUNBUFFERED": "1",
+                "BATTLEGROUND_PORT": "0"})  # off unless a test asks for it (never the shared 12360)
+    return env
+
+
 class LiveServerError(RuntimeError):
     pass
 
@@ -85,16 +103,7 @@ class LiveServer:
         try:
             if self.database_url is None:
                 self.database_url = f"sqlite:///{self.tmpdir / 'db.sqlite3'}"
-            env = {k: v for k, v in os.environ.items() if k not in _CONFIG_VARS}
-            env.update(
-                {
-                    "DJANGO_SETTINGS_MODULE": "ropasci.settings",
-                    "DEBUG": "1",
-                    "DATABASE_URL": self.database_url,
-                    "PYTHONUNBUFFERED": "1",
-                    "BATTLEGROUND_PORT": "0",  # off unless a test asks for it (never the shared 12360)
-                }
-            )
+            env = server_env(self.database_url)
             env.update(self.extra_env)
             self.env = env
             if self.migrate and self.database_url == f"sqlite:///{self.tmpdir / 'db.sqlite3'}":
@@ -127,10 +136,7 @@ class LiveServer:
     def _copy_migrated_sqlite(self, path: Path) -> None:
         """A copy of a SQLite database ``manage.py migrate`` made, migrated once per set of migration files (the
         first server of a test run migrates; the others, in any test process, copy its result)."""
-        digest = hashlib.sha256(django.__version__.encode())
-        for migration in sorted(BASE_DIR.glob("*/migrations/*.py")):
-            digest.update(migration.name.encode() + migration.read_bytes())
-        template = Path(tempfile.gettempdir()) / f"ropasci-migrated-{digest.hexdigest()[:16]}.sqlite3"
+        template = Path(tempfile.gettempdir()) / f"ropasci-migrated-{migrations_digest()}.sqlite3"
         if not template.exists():
             made = path.with_name("migrated.sqlite3")
             env, self.env = self.env, {**self.env, "DATABASE_URL": f"sqlite:///{made}"}

@@ -64,13 +64,14 @@ def assert_log_whole(game: dict) -> None:
 
 @pytest.fixture
 def database_url(postgres_url):
-    with fresh_postgres_database(postgres_url) as url:
+    """A fresh migrated PostgreSQL database: its servers start with ``migrate=False``."""
+    with fresh_postgres_database(postgres_url, migrated=True) as url:
         yield url
 
 
 def test_bot_moves_run_on_workers_and_a_worker_killed_mid_move_loses_nothing(database_url, redis_url, tmp_path):
     env = {"REDIS_URL": redis_url, "BOT_QUEUE": "channels", "GAMES_LOG_LEVEL": "INFO", **FAST_SWEEP}
-    with LiveServer(env=env, database_url=database_url) as server:
+    with LiveServer(env=env, database_url=database_url, migrate=False) as server:
         worker = Worker(server.env, tmp_path / "worker-1.log")
         try:
             status, game = call(server.url, "/api/games", {
@@ -103,7 +104,7 @@ def test_bot_moves_run_on_workers_and_a_worker_killed_mid_move_loses_nothing(dat
 
 def test_a_web_process_killed_mid_game_resumes_with_pending_actions_and_bots(database_url, redis_url):
     env = {"REDIS_URL": redis_url, **FAST_SWEEP}
-    with LiveServer(env=env, database_url=database_url) as server:
+    with LiveServer(env=env, database_url=database_url, migrate=False) as server:
         status, people = call(server.url, "/api/games", {"game": "ropasci360",
                                                           "players": {"upper": "human", "lower": "human"}})
         tokens = {side: people["seats"][side]["token"] for side in ("upper", "lower")}
@@ -127,7 +128,7 @@ def test_a_web_process_killed_mid_game_resumes_with_pending_actions_and_bots(dat
 
 def test_simultaneous_submissions_through_two_processes_resolve_every_turn_once(database_url, redis_url):
     env = {"REDIS_URL": redis_url}
-    with LiveServer(env=env, database_url=database_url) as a, \
+    with LiveServer(env=env, database_url=database_url, migrate=False) as a, \
             LiveServer(env=env, database_url=database_url, migrate=False) as b:
         games = [call(a.url, "/api/games", {"game": "ropasci360",
                                             "players": {"upper": "human", "lower": "human"}})[1] for _ in range(4)]
@@ -202,7 +203,7 @@ def private_redis(tmp_path):
 def test_after_a_redis_restart_pages_reconnect_and_catch_up(browser, database_url, private_redis):
     from playwright.sync_api import expect
     url, restart = private_redis
-    with LiveServer(env={"REDIS_URL": url}, database_url=database_url) as server:
+    with LiveServer(env={"REDIS_URL": url}, database_url=database_url, migrate=False) as server:
         status, game = call(server.url, "/api/games", {"game": "tic_tac_toe", "players": {"x": "human", "o": "human"}})
         tokens = {side: game["seats"][side]["token"] for side in ("x", "o")}
         context = browser.new_context()

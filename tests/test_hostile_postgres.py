@@ -71,8 +71,8 @@ class Browser:
 def pg(postgres_url):
     """A server on a fresh PostgreSQL database with a superuser (``root``) logged in, a bot account
     (``robot``) and an open game; the database's URL as ``pg.database_url``."""
-    with (fresh_postgres_database(postgres_url) as url,
-          LiveServer(database_url=url, env={"DJANGO_SUPERUSER_PASSWORD": PASSWORD}) as srv):
+    with (fresh_postgres_database(postgres_url, migrated=True) as url,
+          LiveServer(database_url=url, env={"DJANGO_SUPERUSER_PASSWORD": PASSWORD}, migrate=False) as srv):
         srv.manage("createsuperuser", "--noinput", "--username", "root", "--email", "root@example.com")
         srv.manage("shell", "-c", "from django.contrib.auth import get_user_model; from players.models import "
                    "Profile; u = get_user_model().objects.create_user('robot', password='x'); "

@@ -18,15 +18,15 @@ pytestmark = pytest.mark.services
 @pytest.fixture(scope="module")
 def two_servers(postgres_database_url, redis_url):
     env = {"REDIS_URL": redis_url}
-    with LiveServer(env=env, database_url=postgres_database_url) as a, \
+    with LiveServer(env=env, database_url=postgres_database_url, migrate=False) as a, \
             LiveServer(env=env, database_url=postgres_database_url, migrate=False) as b:
         yield a.url, b.url
 
 
 @pytest.fixture(scope="module")
 def postgres_database_url(postgres_url):
-    """One database shared by both servers for the whole module."""
-    with fresh_postgres_database(postgres_url) as url:
+    """One migrated database shared by both servers for the whole module."""
+    with fresh_postgres_database(postgres_url, migrated=True) as url:
         yield url
 
 
@@ -94,8 +94,8 @@ def test_an_idle_spectator_and_an_idle_bot_worker_both_get_the_next_move(postgre
     """With Redis's client timing out at channels-redis's blocking read, every idle socket was closed with 1011
     and the bot worker died with a TimeoutError: after 15 s of quiet, a move reached neither."""
     env = {"REDIS_URL": redis_url, "BOT_QUEUE": "channels"}
-    with fresh_postgres_database(postgres_url) as database_url, \
-            LiveServer(env=env, database_url=database_url) as server:
+    with fresh_postgres_database(postgres_url, migrated=True) as database_url, \
+            LiveServer(env=env, database_url=database_url, migrate=False) as server:
         log = open(tmp_path / "worker.log", "wb")
         worker = subprocess.Popen([sys.executable, "manage.py", "runworker", "bot-moves"], cwd=BASE_DIR,
                                   env=server.env, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
