@@ -43,7 +43,7 @@ Session 29 (a VM drifting between the two): the default set 294/294, 210,037 pos
 --course-count 600`` 595/600, 623,617 positions, the worst four-4x9-391 4.3 s; positions 601 to 1,200: 11 over a
 second, four-4x9-850 41 s, four-4x9-971 6.8 s; the files: four-10 9.3-12 s, pair-15 2.8-3.3 s.
 Session 30 (about 1.5 times as slow as session 29's): the default set 294/294, the same positions, 11.3 s; four-10
-19.5 s, pair-15 4.9-5.9 s.
+19.5 s, pair-15 4.9-5.9 s; the first 600 of four-4x9 and of pair-3x9 589/600 each (the same positions as session 29's).
 ``ROPASCI_ESCORTS=0`` times the joint search alone.
 """
 from __future__ import annotations
