@@ -7,7 +7,7 @@
 
 ``LiveServer()`` makes a temporary directory, points DATABASE_URL at a
 SQLite file in it (unless ``database_url`` is given), runs
-``manage.py migrate --noinput`` (for such a file once per set of migrations: later servers, in any test
+``manage.py migrate --noinput`` (for a new SQLite file once per set of migrations: later servers, in any test
 process, copy the migrated file), starts Daphne (``python -m ropasci.server``, as ``make run`` does) on a
 free port of 127.0.0.1
 and waits until ``/healthz`` answers 200. ``stop()`` (or leaving the
@@ -106,8 +106,9 @@ class LiveServer:
             env = server_env(self.database_url)
             env.update(self.extra_env)
             self.env = env
-            if self.migrate and self.database_url == f"sqlite:///{self.tmpdir / 'db.sqlite3'}":
-                self._copy_migrated_sqlite(self.tmpdir / "db.sqlite3")
+            new_file = Path(self.database_url.removeprefix("sqlite:///"))
+            if self.migrate and self.database_url.startswith("sqlite:///") and not new_file.exists():
+                self._copy_migrated_sqlite(new_file)
             elif self.migrate:
                 self.manage("migrate", "--noinput")
             self._start_daphne()
@@ -138,14 +139,15 @@ class LiveServer:
         first server of a test run migrates; the others, in any test process, copy its result)."""
         template = Path(tempfile.gettempdir()) / f"ropasci-migrated-{migrations_digest()}.sqlite3"
         if not template.exists():
-            made = path.with_name("migrated.sqlite3")
+            assert self.tmpdir is not None
+            made = self.tmpdir / "migrated.sqlite3"
             env, self.env = self.env, {**self.env, "DATABASE_URL": f"sqlite:///{made}"}
             try:
                 self.manage("migrate", "--noinput")
             finally:
                 self.env = env
-            _sqlite_copy(made, path.with_name("template.sqlite3"))
-            os.replace(path.with_name("template.sqlite3"), template)  # whole or not at all, for other processes
+            _sqlite_copy(made, self.tmpdir / "template.sqlite3")
+            os.replace(self.tmpdir / "template.sqlite3", template)  # whole or not at all, for other processes
         _sqlite_copy(template, path)
 
     def _start_daphne(self) -> None:
