@@ -103,12 +103,10 @@ class LiveServer:
         try:
             if self.database_url is None:
                 self.database_url = f"sqlite:///{self.tmpdir / 'db.sqlite3'}"
-            env = server_env(self.database_url)
-            env.update(self.extra_env)
-            self.env = env
-            new_file = Path(self.database_url.removeprefix("sqlite:///"))
-            if self.migrate and self.database_url.startswith("sqlite:///") and not new_file.exists():
-                self._copy_migrated_sqlite(new_file)
+            self.env = {**server_env(self.database_url), **self.extra_env}
+            sqlite_file = self.database_url.startswith("sqlite:///") and Path(self.database_url[len("sqlite:///"):])
+            if self.migrate and sqlite_file and not sqlite_file.exists():
+                self._copy_migrated_sqlite(sqlite_file)
             elif self.migrate:
                 self.manage("migrate", "--noinput")
             self._start_daphne()
